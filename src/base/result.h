@@ -95,7 +95,7 @@ void ignore_error(const Result<T>&) {}
 /// Yields the value of a Result expression, or returns its Error from the enclosing function.
 /// GNU statement expression: GCC and Clang only, chosen deliberately (POSIX-only project).
 #define TRY(expr)                                      \
-  ({                                                   \
+  __extension__({                                      \
     auto&& clawexec_try_result_ = (expr);              \
     if (!clawexec_try_result_.ok())                    \
       return std::move(clawexec_try_result_).error();  \

@@ -1,0 +1,104 @@
+#pragma once
+// A running command as the event loop sees it: output bytes as they arrive, its pid once the
+// shim reports it, one exit event after all output has been read, and methods to signal the
+// whole process tree and write to its input. Everything runs on the io_context thread.
+
+#include <sys/types.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "proc/spawn.h"
+
+namespace clawexec::proc {
+
+/// How a command ended: exactly one of `code` and `signal` is set, or neither when the shim
+/// vanished without reporting (treated as "unknown exit code").
+struct ExitStatus {
+  std::optional<int> code;
+  std::optional<int> signal;
+};
+
+class Process : public std::enable_shared_from_this<Process> {
+ public:
+  struct Events {
+    /// Once: the command's pid, or why it could not be started (its execve failed).
+    std::function<void(Result<pid_t>)> started;
+    /// Raw output bytes (stdout and stderr merged, or the PTY stream), in order.
+    std::function<void(std::string_view)> output;
+    /// Once, after `started` succeeded: the command and every descendant are gone and all of
+    /// their output has been delivered.
+    std::function<void(ExitStatus)> exited;
+  };
+
+  /// Spawns the command under the shim and starts watching it. `started` is delivered later.
+  static Result<std::shared_ptr<Process>> start(boost::asio::io_context& io, const SpawnSpec& spec,
+                                                const std::string& shim_path, Events events);
+
+  ~Process();
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  /// Sends `signo` to every process of the command's tree (via the shim, which sees
+  /// descendants that left the process group too). No-op once exited.
+  void signal_tree(int signo);
+
+  /// Queues `data` for the command's input; `done` reports the outcome.
+  void write_input(std::string data, std::function<void(Result<void>)> done);
+
+  /// Ends the input: closes the stdin pipe, or sends the terminal's EOF character (^D) to a PTY.
+  void close_input();
+
+  bool input_writable() const { return input_open_; }
+  bool is_pty() const { return pty_; }
+  pid_t pid() const { return pid_; }
+  bool exited() const { return exited_; }
+
+  /// Gives up on a command that does not die (e.g. stuck in uninterruptible sleep): delivers
+  /// `status` as its exit now and stops watching it. The shim keeps trying to kill it.
+  void abandon(ExitStatus status);
+
+ private:
+  Process(boost::asio::io_context& io, SpawnedShim shim, bool pty, Events events);
+  void watch_control();
+  void on_control_readable();
+  void watch_output();
+  void on_output_readable();
+  void watch_shim_exit();
+  void pump_writes();
+  void maybe_finish();
+  void finish(ExitStatus status);
+
+  struct PendingWrite {
+    std::string data;
+    std::function<void(Result<void>)> done;
+  };
+
+  boost::asio::io_context& io_;
+  pid_t shim_pid_;
+  boost::asio::posix::stream_descriptor control_;
+  boost::asio::posix::stream_descriptor output_;
+  boost::asio::posix::stream_descriptor input_;
+  boost::asio::posix::stream_descriptor pidfd_;
+  bool pty_;
+  Events events_;
+  pid_t pid_ = 0;
+  bool started_ = false;
+  bool output_eof_ = false;
+  bool exited_ = false;
+  bool input_open_ = false;
+  bool close_input_after_writes_ = false;
+  bool writing_ = false;
+  std::optional<ExitStatus> reported_status_;
+  bool control_closed_ = false;
+  std::deque<PendingWrite> writes_;
+};
+
+}  // namespace clawexec::proc

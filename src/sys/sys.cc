@@ -1,0 +1,199 @@
+// Thin system-call wrappers. Each returns a Result naming the call and its subject, so no other
+// module needs to look at errno or -1.
+
+#include "sys/sys.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+namespace clawexec::sys {
+
+Result<Pipe> make_pipe(int extra_flags) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC | extra_flags) != 0) return Error::from_errno("pipe2", errno);
+  return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair() {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {
+    return Error::from_errno("socketpair(AF_UNIX, SOCK_SEQPACKET)", errno);
+  }
+  return std::pair{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+Result<UniqueFd> pidfd_open(pid_t pid) {
+  long fd = ::syscall(SYS_pidfd_open, pid, 0);
+  if (fd < 0) return Error::from_errno("pidfd_open(" + std::to_string(pid) + ")", errno);
+  return UniqueFd(static_cast<int>(fd));
+}
+
+Result<void> set_nonblocking(int fd, bool on) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0) return Error::from_errno("fcntl(F_GETFL)", errno);
+  flags = on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK);
+  if (::fcntl(fd, F_SETFL, flags) != 0) return Error::from_errno("fcntl(F_SETFL)", errno);
+  return {};
+}
+
+Result<void> set_cloexec(int fd, bool on) {
+  int flags = ::fcntl(fd, F_GETFD);
+  if (flags < 0) return Error::from_errno("fcntl(F_GETFD)", errno);
+  flags = on ? (flags | FD_CLOEXEC) : (flags & ~FD_CLOEXEC);
+  if (::fcntl(fd, F_SETFD, flags) != 0) return Error::from_errno("fcntl(F_SETFD)", errno);
+  return {};
+}
+
+Result<int> set_pipe_size(int fd, int bytes) {
+  int size = ::fcntl(fd, F_SETPIPE_SZ, bytes);
+  if (size < 0) return Error::from_errno("fcntl(F_SETPIPE_SZ)", errno);
+  return size;
+}
+
+Result<std::optional<int>> try_reap(pid_t pid) {
+  int status = 0;
+  pid_t r;
+  do {
+    r = ::waitpid(pid, &status, WNOHANG);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) return Error::from_errno("waitpid(" + std::to_string(pid) + ")", errno);
+  if (r == 0) return std::optional<int>();
+  return std::optional<int>(status);
+}
+
+Result<int> reap(pid_t pid) {
+  int status = 0;
+  pid_t r;
+  do {
+    r = ::waitpid(pid, &status, 0);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) return Error::from_errno("waitpid(" + std::to_string(pid) + ")", errno);
+  return status;
+}
+
+Result<void> send_signal(pid_t pid, int signo) {
+  if (::kill(pid, signo) != 0 && errno != ESRCH) {
+    return Error::from_errno("kill(" + std::to_string(pid) + ", " + std::to_string(signo) + ")",
+                             errno);
+  }
+  return {};
+}
+
+Result<void> random_bytes(void* out, size_t size) {
+  auto* p = static_cast<unsigned char*>(out);
+  while (size > 0) {
+    ssize_t n = ::getrandom(p, size, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::from_errno("getrandom", errno);
+    }
+    p += n;
+    size -= static_cast<size_t>(n);
+  }
+  return {};
+}
+
+uint32_t random_below(uint32_t bound) {
+  if (bound <= 1) return 0;
+  // Rejection sampling keeps the distribution uniform.
+  uint32_t limit = UINT32_MAX - (UINT32_MAX % bound);
+  while (true) {
+    uint32_t v = 0;
+    if (!random_bytes(&v, sizeof v).ok()) std::abort();  // the kernel CSPRNG cannot fail here
+    if (v < limit) return v % bound;
+  }
+}
+
+Result<std::string> real_path(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return Error::from_errno("realpath " + path, errno);
+  std::string out(resolved);
+  ::free(resolved);
+  return out;
+}
+
+bool is_directory(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+bool path_exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+Result<std::string> current_directory() {
+  char buf[PATH_MAX];
+  if (!::getcwd(buf, sizeof buf)) return Error::from_errno("getcwd", errno);
+  return std::string(buf);
+}
+
+Result<void> raise_open_file_limit() {
+  struct rlimit lim;
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0) return Error::from_errno("getrlimit(NOFILE)", errno);
+  if (lim.rlim_cur == lim.rlim_max) return {};
+  lim.rlim_cur = lim.rlim_max;
+  if (::setrlimit(RLIMIT_NOFILE, &lim) != 0) return Error::from_errno("setrlimit(NOFILE)", errno);
+  return {};
+}
+
+Result<std::string> self_executable() { return real_path("/proc/self/exe"); }
+
+Result<Pty> open_pty(const std::string& ptmx, uint16_t cols, uint16_t rows) {
+  int fd = ::open(ptmx.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Error::from_errno("open " + ptmx, errno);
+  UniqueFd master(fd);
+  if (::grantpt(fd) != 0) return Error::from_errno("grantpt " + ptmx, errno);
+  if (::unlockpt(fd) != 0) return Error::from_errno("unlockpt " + ptmx, errno);
+  char name[128];
+  if (::ptsname_r(fd, name, sizeof name) != 0) return Error::from_errno("ptsname " + ptmx, errno);
+  struct winsize ws = {};
+  ws.ws_col = cols;
+  ws.ws_row = rows;
+  if (::ioctl(fd, TIOCSWINSZ, &ws) != 0) return Error::from_errno("ioctl(TIOCSWINSZ)", errno);
+  return Pty{std::move(master), std::string(name)};
+}
+
+Result<void> write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::from_errno("write(fd " + std::to_string(fd) + ")", errno);
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return {};
+}
+
+std::optional<size_t> resident_set_bytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return std::nullopt;
+  unsigned long size = 0, resident = 0;
+  int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  if (n != 2) return std::nullopt;
+  return static_cast<size_t>(resident) * static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace clawexec::sys

@@ -1,0 +1,83 @@
+#pragma once
+// One thin wrapper per system call the project uses. This is the only module that reads errno;
+// every wrapper returns a Result whose error message names the call and its subject.
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "sys/fd.h"
+
+namespace clawexec::sys {
+
+struct Pipe {
+  UniqueFd read_end;
+  UniqueFd write_end;
+};
+
+/// pipe2(O_CLOEXEC | extra_flags).
+Result<Pipe> make_pipe(int extra_flags = 0);
+
+/// A connected AF_UNIX SOCK_SEQPACKET pair, both ends close-on-exec.
+Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair();
+
+/// pidfd_open(pid): a descriptor that becomes readable when the process exits.
+Result<UniqueFd> pidfd_open(pid_t pid);
+
+Result<void> set_nonblocking(int fd, bool on = true);
+Result<void> set_cloexec(int fd, bool on = true);
+
+/// Grows the pipe buffer (best effort; returns the new size).
+Result<int> set_pipe_size(int fd, int bytes);
+
+/// Reaps `pid` if it has exited (WNOHANG). Returns the raw wait status, or nullopt if it is
+/// still running.
+Result<std::optional<int>> try_reap(pid_t pid);
+
+/// Blocking waitpid.
+Result<int> reap(pid_t pid);
+
+/// kill(pid, signo); a process that is already gone is not an error.
+Result<void> send_signal(pid_t pid, int signo);
+
+/// Fills `out` with bytes from the kernel CSPRNG (getrandom).
+Result<void> random_bytes(void* out, size_t size);
+
+/// A uniformly distributed integer in [0, bound) from the kernel CSPRNG.
+uint32_t random_below(uint32_t bound);
+
+/// realpath(3).
+Result<std::string> real_path(const std::string& path);
+
+bool is_directory(const std::string& path);
+bool is_executable_file(const std::string& path);
+bool path_exists(const std::string& path);
+
+/// The current working directory.
+Result<std::string> current_directory();
+
+/// Raises the soft RLIMIT_NOFILE to the hard limit (many sessions hold several fds each).
+Result<void> raise_open_file_limit();
+
+/// Path of the running executable (/proc/self/exe).
+Result<std::string> self_executable();
+
+/// A new pseudo-terminal pair: the master (non-blocking, close-on-exec) and the slave device's
+/// path. `ptmx` is the multiplexer device (normally /dev/ptmx).
+struct Pty {
+  UniqueFd master;
+  std::string slave_path;
+};
+Result<Pty> open_pty(const std::string& ptmx, uint16_t cols, uint16_t rows);
+
+/// Writes all of `data` to a blocking descriptor (retries on EINTR and short writes).
+Result<void> write_all(int fd, std::string_view data);
+
+/// The process's own resident set size in bytes (from /proc/self/statm).
+std::optional<size_t> resident_set_bytes();
+
+}  // namespace clawexec::sys
