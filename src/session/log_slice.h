@@ -1,0 +1,35 @@
+#pragma once
+// `process log`: a line window over a session's retained aggregate output.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace clawexec::session {
+
+/// Lines shown when neither offset nor limit is given.
+inline constexpr size_t kDefaultLogTailLines = 200;
+
+struct LogSlice {
+  std::string text;          // the selected lines joined with "\n" (no trailing newline)
+  size_t total_lines = 0;    // lines in the whole aggregate (details.total and totalLines)
+  size_t total_chars = 0;    // UTF-16 units of the raw aggregate (details.totalChars)
+  /// "\n\n[showing last 200 of <total> lines; pass offset/limit to page]" when the default
+  /// window hid lines, else empty. Goes after the slice (or its placeholder) in the text.
+  std::string tail_note;
+};
+
+/// Selects lines of `aggregated` the way the reference does. Lines: CRLF counts as LF, text
+/// is split on LF, and one trailing empty line (text ending in a newline) is dropped.
+/// `offset` and `limit` are the JSON numbers as given (nullopt when absent):
+///  * both absent: the last 200 lines, with the tail note when there are more;
+///  * only limit: the last floor(limit) lines;
+///  * offset (floored, at least 0; a non-finite offset counts as 0): lines from there, up to
+///    floor(limit) of them when limit is given;
+///  * a negative limit selects nothing; a non-finite limit counts as absent but still turns
+///    the default 200-line window off.
+LogSlice slice_log(std::string_view aggregated, std::optional<double> offset,
+                   std::optional<double> limit);
+
+}  // namespace clawexec::session
