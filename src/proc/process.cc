@@ -260,6 +260,12 @@ void Process::pump_writes() {
                     });
 }
 
+void Process::answer_terminal(std::string data) {
+  if (!pty_ || exited_ || !input_.is_open()) return;
+  writes_.push_back({std::move(data), nullptr});
+  pump_writes();
+}
+
 void Process::close_input() {
   if (!input_open_) return;
   if (pty_) {

@@ -56,6 +56,10 @@ class Process : public std::enable_shared_from_this<Process> {
   /// Ends the input: closes the stdin pipe, or sends the terminal's EOF character (^D) to a PTY.
   void close_input();
 
+  /// Writes a terminal's own answer (e.g. a cursor position report) to a PTY, even after the
+  /// agent closed the input. No-op for pipes or once exited.
+  void answer_terminal(std::string data);
+
   bool input_writable() const { return input_open_; }
   bool is_pty() const { return pty_; }
   pid_t pid() const { return pid_; }

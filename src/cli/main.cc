@@ -1,0 +1,81 @@
+// clawexec command line: thin dispatch to the daemon's entry points.
+//   clawexec serve [--agent ID]                  MCP server on stdio
+//   clawexec exec [--json] [--workdir D] [--timeout S] [--pty] [--agent ID] -- <command...>
+// Exit codes: 0 ok, 1 failure of the thing asked, 2 usage error; `exec` returns the command's.
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "daemon/exec_once.h"
+#include "daemon/stdio_server.h"
+
+#ifndef CLAWEXEC_VERSION
+#define CLAWEXEC_VERSION "0.0.0"
+#endif
+
+namespace {
+
+// Joins argv words into one shell command; words with shell metacharacters are single-quoted,
+// so `clawexec exec -- printf '%s\n' "a b"` runs exactly those words.
+std::string shell_join(const std::vector<std::string>& words) {
+  if (words.size() == 1) return words[0];
+  std::string out;
+  for (const std::string& w : words) {
+    if (!out.empty()) out.push_back(' ');
+    bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                   "@%+=:,./-_") == std::string::npos;
+    if (plain) {
+      out += w;
+      continue;
+    }
+    out.push_back('\'');
+    for (char c : w) {
+      if (c == '\'') {
+        out += "'\\''";
+      } else {
+        out.push_back(c);
+      }
+    }
+    out.push_back('\'');
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"clawexec: the OpenClaw exec tool system (exec, process) as a native MCP server"};
+  app.set_version_flag("--version", CLAWEXEC_VERSION);
+  app.require_subcommand(1);
+
+  clawexec::daemon::ServeOptions serve;
+  serve.version = CLAWEXEC_VERSION;
+  CLI::App* serve_cmd = app.add_subcommand("serve", "Run the MCP server on stdin/stdout");
+  serve_cmd->add_option("--agent", serve.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
+
+  clawexec::daemon::ExecOnceOptions once;
+  std::vector<std::string> words;
+  std::string workdir;
+  double timeout = 0;
+  CLI::App* exec_cmd = app.add_subcommand("exec", "Run one command through the exec pipeline and print its result");
+  exec_cmd->add_flag("--json", once.json, "Print the result details as JSON");
+  CLI::Option* workdir_opt = exec_cmd->add_option("--workdir", workdir, "Working directory");
+  CLI::Option* timeout_opt = exec_cmd->add_option("--timeout", timeout, "Timeout in seconds (0 disables)");
+  exec_cmd->add_flag("--pty", once.pty, "Run in a pseudo-terminal");
+  exec_cmd->add_option("--agent", once.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
+  exec_cmd->add_option("command", words, "The command (after --)")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (*serve_cmd) return clawexec::daemon::run_stdio_server(serve);
+  once.command = shell_join(words);
+  if (*workdir_opt) once.workdir = workdir;
+  if (*timeout_opt) once.timeout_seconds = timeout;
+  return clawexec::daemon::run_exec_once(once);
+}

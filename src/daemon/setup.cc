@@ -1,0 +1,87 @@
+// Startup configuration. The config file is optional (defaults apply without one); an invalid
+// one is a startup error, because running with a half-understood policy would be worse.
+
+#include "daemon/setup.h"
+
+#include <signal.h>
+
+#include "config/paths.h"
+#include "env/env_list.h"
+#include "proc/spawn.h"
+#include "sys/sys.h"
+
+extern char** environ;
+
+namespace clawexec::daemon {
+namespace {
+
+env::EnvList process_environment() {
+  env::EnvList out;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view entry(*e);
+    size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    env::set_var(out, entry.substr(0, eq), std::string(entry.substr(eq + 1)));
+  }
+  return out;
+}
+
+const json::Value* path_in(const json::Value& root, std::initializer_list<std::string_view> keys) {
+  const json::Value* v = &root;
+  for (std::string_view k : keys) {
+    if (!v->is_object()) return nullptr;
+    v = json::find(v->get_object(), k);
+    if (!v) return nullptr;
+  }
+  return v;
+}
+
+// tools.elevated.{enabled,defaultLevel}, overridden by agents.entries.<id>.tools.elevated.
+exec::ElevatedSettings elevated_settings(const json::Value& doc, const std::string& agent_id) {
+  exec::ElevatedSettings out;
+  auto apply = [&](const json::Value* section) {
+    if (!section || !section->is_object()) return;
+    if (const json::Value* e = json::find(section->get_object(), "enabled"); e && e->is_bool()) out.enabled = e->get_bool();
+    if (const json::Value* l = json::find(section->get_object(), "defaultLevel"); l && l->is_string()) {
+      out.default_level = std::string(l->get_string());
+    }
+  };
+  apply(path_in(doc, {"tools", "elevated"}));
+  if (const json::Value* entries = path_in(doc, {"agents", "entries"}); entries && entries->is_object()) {
+    for (const auto& kv : entries->get_object()) {
+      if (config::normalize_agent_id(kv.key()) == config::normalize_agent_id(agent_id)) {
+        apply(path_in(kv.value(), {"tools", "elevated"}));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void prepare_process() {
+  ::signal(SIGPIPE, SIG_IGN);
+  ignore_error(sys::raise_open_file_limit());
+}
+
+Result<Setup> load_setup(const std::string& agent_id) {
+  Setup setup;
+  config::PathContext paths = config::process_path_context();
+  setup.config_path = config::resolve_config_path(paths);
+  std::optional<std::string> text = TRY(config::read_config_file(setup.config_path));
+  config::ConfigSources sources;
+  sources.file_text = std::move(text);
+  sources.origin = setup.config_path;
+  sources.agent_id = agent_id;
+  sources.env = config::process_env();
+  config::LoadedConfig loaded = TRY(config::load_config(sources));
+  setup.warnings = std::move(loaded.warnings);
+  setup.service.exec = std::move(loaded.exec);
+  setup.service.elevated = elevated_settings(loaded.document, agent_id);
+  setup.service.shim_path = TRY(proc::locate_shim());
+  setup.service.inherited_env = process_environment();
+  if (const char* ptmx = std::getenv("CLAWEXEC_PTMX"); ptmx && *ptmx) setup.service.ptmx = ptmx;
+  return setup;
+}
+
+}  // namespace clawexec::daemon

@@ -1,0 +1,26 @@
+#pragma once
+// Building the exec service's configuration from the outside world: the OpenClaw config file
+// (JSON5, $OPENCLAW_CONFIG_PATH or <state>/openclaw.json), the process environment, and the
+// location of clawexec-shim.
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "exec/service.h"
+
+namespace clawexec::daemon {
+
+struct Setup {
+  exec::ServiceConfig service;
+  std::vector<std::string> warnings;  // for stderr
+  std::string config_path;
+};
+
+/// Reads and validates the configuration for `agent_id`. Errors name the file and the key.
+Result<Setup> load_setup(const std::string& agent_id);
+
+/// Ignores SIGPIPE and raises the open-file limit (each session holds a few descriptors).
+void prepare_process();
+
+}  // namespace clawexec::daemon

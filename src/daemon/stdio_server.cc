@@ -1,0 +1,179 @@
+// The stdio MCP server's composition. Three threads: the io_context thread owns all state;
+// a reader thread turns stdin into bounded lines (so a 100 MB line cannot exhaust memory) and
+// posts them to the loop; a writer thread drains the outgoing queue to stdout so a client that
+// reads slowly never blocks the loop. Shutdown (stdin EOF, SIGTERM/SIGINT/SIGHUP, or a broken
+// stdout) stops every command with the kill sequence, bounded in time; commands also die if
+// this process is killed outright, because each one's reaper loses its control socket.
+
+#include "daemon/stdio_server.h"
+
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "daemon/setup.h"
+#include "mcp/server.h"
+#include "rpc/line_splitter.h"
+#include "sys/sys.h"
+
+namespace clawexec::daemon {
+namespace asio = boost::asio;
+namespace {
+
+constexpr size_t kMaxLineBytes = 16 * 1024 * 1024;
+constexpr std::chrono::seconds kShutdownDeadline{12};
+
+// Serialises outgoing lines onto stdout from its own thread.
+class StdoutWriter {
+ public:
+  explicit StdoutWriter(std::function<void()> on_broken) : on_broken_(std::move(on_broken)) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~StdoutWriter() { stop(); }
+
+  void push(std::string line) {
+    line.push_back('\n');
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.push_back(std::move(line));
+    }
+    cv_.notify_one();
+  }
+
+  /// Writes what is queued, then ends the thread.
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) return;
+      stopping_ = true;
+    }
+    cv_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty() && stopping_) return;
+      std::deque<std::string> batch = std::move(queue_);
+      queue_.clear();
+      lock.unlock();
+      std::string joined;
+      for (std::string& s : batch) joined += s;
+      if (!broken_ && !sys::write_all(STDOUT_FILENO, joined).ok()) {
+        broken_ = true;
+        on_broken_();
+      }
+      lock.lock();
+    }
+  }
+
+  std::function<void()> on_broken_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::string> queue_;
+  bool stopping_ = false;
+  bool broken_ = false;
+  std::thread thread_;
+};
+
+// Where the reader thread delivers events; detached from the loop at shutdown so the thread
+// (which may stay blocked in read() until the process exits) never touches a dead loop.
+struct ReaderSink {
+  std::mutex mutex;
+  asio::io_context* io = nullptr;
+  std::function<void(std::string)> on_line;
+  std::function<void(size_t)> on_oversized;
+  std::function<void()> on_eof;
+
+  void post(std::function<void()> fn) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (io) asio::post(*io, std::move(fn));
+  }
+  void detach() {
+    std::lock_guard<std::mutex> lock(mutex);
+    io = nullptr;
+  }
+};
+
+// Reads stdin on its own thread (stdin may be a pipe, a file or a terminal) and posts events.
+void start_reader(std::shared_ptr<ReaderSink> sink) {
+  std::thread([sink] {
+    rpc::LineSplitter splitter(
+        kMaxLineBytes,
+        [&](std::string line) {
+          sink->post([sink, l = std::move(line)]() mutable { sink->on_line(std::move(l)); });
+        },
+        [&](size_t n) { sink->post([sink, n] { sink->on_oversized(n); }); });
+    std::string buffer(256 * 1024, '\0');
+    while (true) {
+      ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      splitter.feed(std::string_view(buffer.data(), static_cast<size_t>(n)));
+    }
+    splitter.finish();
+    sink->post([sink] { sink->on_eof(); });
+  }).detach();
+}
+
+}  // namespace
+
+int run_stdio_server(const ServeOptions& options) {
+  prepare_process();
+  Result<Setup> setup = load_setup(options.agent_id);
+  if (!setup.ok()) {
+    std::fprintf(stderr, "clawexec serve: %s\n", setup.error().message.c_str());
+    return 1;
+  }
+  for (const std::string& w : setup->warnings) std::fprintf(stderr, "clawexec serve: warning: %s\n", w.c_str());
+
+  asio::io_context io;
+  exec::ExecService service(io, std::move(setup->service));
+  bool shutting_down = false;
+  asio::steady_timer deadline(io);
+  std::function<void()> shutdown = [&] {
+    if (shutting_down) return;
+    shutting_down = true;
+    deadline.expires_after(kShutdownDeadline);
+    deadline.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) io.stop();
+    });
+    service.shutdown([&] { io.stop(); });
+  };
+  StdoutWriter writer([&] { asio::post(io, [&] { shutdown(); }); });
+  mcp::ServerOptions server_options;
+  server_options.version = options.version;
+  server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
+  mcp::Server server(service, [&](std::string line) { writer.push(std::move(line)); }, server_options);
+  service.set_notifier([&](const std::string&, const std::string& text) { server.send_exec_event(text); });
+
+  asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+  signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (!ec) shutdown();
+  });
+  auto sink = std::make_shared<ReaderSink>();
+  sink->io = &io;
+  sink->on_line = [&](std::string line) { server.handle_line(line); };
+  sink->on_oversized = [&](size_t n) { server.handle_oversized(n); };
+  sink->on_eof = [&] { shutdown(); };
+  start_reader(sink);
+  io.run();
+  sink->detach();
+  service.set_notifier(nullptr);
+  writer.stop();
+  return 0;
+}
+
+}  // namespace clawexec::daemon

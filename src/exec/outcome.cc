@@ -1,0 +1,139 @@
+// Exec outcomes. Classification order follows the reference: a normal exit whose code is not
+// 126/127 is "completed" whatever the code; everything else is "failed", with 126/127 taking
+// precedence over a timeout, then timeouts, then a signal, then "aborted".
+
+#include "exec/outcome.h"
+
+#include "base/strings.h"
+#include "base/utf.h"
+#include "session/format.h"
+
+namespace clawexec::exec {
+namespace {
+
+constexpr std::string_view kBackgroundHint =
+    "\n\nIf it should keep running, start it with exec background=true or yieldMs so OpenClaw can "
+    "register a pollable process session. Do not rely on shell backgrounding with a trailing &.";
+
+std::string failure_kind_for(const RunEnd& end, bool shell_failure) {
+  if (shell_failure) return end.exit_code == 127 ? "shell-command-not-found" : "shell-not-executable";
+  if (end.reason == "overall-timeout") return "overall-timeout";
+  if (end.reason == "no-output-timeout") return "no-output-timeout";
+  if (!end.exit_signal.empty()) return "signal";
+  return "aborted";
+}
+
+std::string failure_text(std::string_view kind, const RunEnd& end, std::optional<double> timeout_seconds,
+                         bool continuation_available) {
+  std::string guidance = "\n\n" + std::string(session::kTimeoutRetryGuidance);
+  if (kind == "shell-command-not-found") return "Command not found";
+  if (kind == "shell-not-executable") return "Command not executable (permission denied)";
+  if (kind == "overall-timeout") {
+    std::string text = timeout_seconds && *timeout_seconds > 0
+                           ? "Command timed out after " + json::js_number(*timeout_seconds) + " seconds."
+                           : "Command timed out.";
+    text += guidance;
+    if (continuation_available) text += kBackgroundHint;
+    return text;
+  }
+  if (kind == "no-output-timeout") return "Command timed out waiting for output." + guidance;
+  if (kind == "signal") return "Command aborted by signal " + end.exit_signal;
+  return "Command aborted before exit code was captured";
+}
+
+std::string join_failure(std::string_view output, std::string_view reason) {
+  if (output.empty()) return std::string(reason);
+  return std::string(output) + "\n\n" + std::string(reason);
+}
+
+json::Value nullable(const std::optional<int>& v) { return v ? json::Value(*v) : json::Value(nullptr); }
+json::Value nullable(const std::string& v) { return v.empty() ? json::Value(nullptr) : json::Value(v); }
+
+}  // namespace
+
+ExecOutcome build_exit_outcome(const RunEnd& end, std::string_view trimmed_output, int64_t duration_ms,
+                               std::optional<double> timeout_seconds, bool continuation_available) {
+  int code = end.exit_code.value_or(0);
+  bool normal = end.reason == "exit";
+  bool shell_failure = code == 126 || code == 127;
+  ExecOutcome out;
+  out.exit_signal = end.exit_signal;
+  out.exit_reason = end.reason;
+  out.duration_ms = duration_ms;
+  if (normal && !shell_failure) {
+    out.completed = true;
+    out.exit_code = code;
+    if (code != 0) {
+      out.aggregated = (trimmed_output.empty() ? std::string("(no output)") : std::string(trimmed_output)) +
+                       "\n\n(Command exited with code " + std::to_string(code) + ")";
+    } else {
+      out.aggregated = std::string(trimmed_output);
+    }
+    return out;
+  }
+  out.exit_code = end.exit_code;
+  out.aggregated = std::string(trimmed_output);
+  out.timed_out = end.reason == "overall-timeout" || end.reason == "no-output-timeout";
+  out.failure_kind = failure_kind_for(end, shell_failure);
+  out.reason = join_failure(trimmed_output, failure_text(out.failure_kind, end, timeout_seconds, continuation_available));
+  return out;
+}
+
+ExecOutcome build_runtime_error_outcome(std::string_view error_text, std::string_view trimmed_output,
+                                        int64_t duration_ms) {
+  ExecOutcome out;
+  out.duration_ms = duration_ms;
+  out.aggregated = std::string(trimmed_output);
+  out.failure_kind = "runtime-error";
+  out.reason = join_failure(trimmed_output, error_text);
+  return out;
+}
+
+std::string warning_block(const std::vector<std::string>& warnings) {
+  if (warnings.empty()) return "";
+  std::string text = join(warnings, "\n");
+  if (js_trim(text).empty()) return "";
+  return text + "\n\n";
+}
+
+std::string foreground_text(const ExecOutcome& outcome, bool retention_capped, std::string_view warning_text) {
+  std::string text = retention_capped ? std::string(session::kRetentionCapNote) : "";
+  text += warning_text;
+  if (!outcome.completed) return text + outcome.reason;
+  return text + (outcome.aggregated.empty() ? "(no output)" : outcome.aggregated);
+}
+
+json::Object foreground_details(const ExecOutcome& outcome, std::string_view cwd) {
+  json::Object d;
+  if (outcome.completed) {
+    d["status"] = "completed";
+    d["exitCode"] = nullable(outcome.exit_code);
+    d["exitSignal"] = nullable(outcome.exit_signal);
+    d["exitReason"] = outcome.exit_reason;
+    d["durationMs"] = outcome.duration_ms;
+    d["aggregated"] = outcome.aggregated;
+    d["noOutputTimedOut"] = false;
+    d["cwd"] = cwd;
+    return d;
+  }
+  d["status"] = "failed";
+  d["exitCode"] = nullable(outcome.exit_code);
+  d["exitSignal"] = nullable(outcome.exit_signal);
+  d["failureKind"] = outcome.failure_kind;
+  if (!outcome.exit_reason.empty()) d["exitReason"] = outcome.exit_reason;
+  d["durationMs"] = outcome.duration_ms;
+  d["aggregated"] = outcome.aggregated;
+  d["timedOut"] = outcome.timed_out;
+  if (!outcome.exit_reason.empty()) d["noOutputTimedOut"] = false;
+  d["cwd"] = cwd;
+  return d;
+}
+
+std::string workdir_unavailable_text(std::string_view requested) {
+  return "workdir \"" + std::string(requested) +
+         "\" is unavailable or not a directory: command was not executed. workdir is treated as a "
+         "literal path; shell expansions such as \"~\" are not applied. Use an existing directory, omit "
+         "an explicit workdir to use the default cwd, or update the configured default cwd.";
+}
+
+}  // namespace clawexec::exec

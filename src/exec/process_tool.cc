@@ -1,0 +1,480 @@
+// The `process` tool (reference §2): list, poll (with the long wait), log, write, send-keys,
+// submit, paste, kill, clear and remove over the sessions of the caller's scope. Out-of-scope
+// sessions behave exactly like unknown ones. Output is delivered with drain semantics: each
+// poll returns what no earlier poll returned.
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/strings.h"
+#include "base/time.h"
+#include "base/utf.h"
+#include "exec/service.h"
+#include "session/log_slice.h"
+#include "session/names.h"
+#include "term/key_encoding.h"
+
+namespace clawexec::exec {
+namespace asio = boost::asio;
+namespace {
+
+constexpr int64_t kMaxPollWaitMs = 30'000;
+constexpr std::string_view kActions[] = {"list",  "poll", "log",  "write", "send-keys",
+                                         "submit", "paste", "kill", "clear", "remove"};
+
+ToolResult fail(std::string text) {
+  json::Object d;
+  d["status"] = "failed";
+  d["error"] = text;
+  return ToolResult{std::move(text), std::move(d), true};
+}
+
+ToolResult ok(std::string text, json::Object details) { return ToolResult{std::move(text), std::move(details), false}; }
+
+std::optional<std::string> string_arg(const json::Object& args, std::string_view key) {
+  const json::Value* v = json::find(args, key);
+  if (!v || !v->is_string()) return std::nullopt;
+  return std::string(v->get_string());
+}
+
+std::optional<double> number_arg(const json::Object& args, std::string_view key) {
+  const json::Value* v = json::find(args, key);
+  return v ? json::as_number(*v) : std::nullopt;
+}
+
+std::vector<std::string> strings_arg(const json::Object& args, std::string_view key) {
+  std::vector<std::string> out;
+  const json::Value* v = json::find(args, key);
+  if (!v || !v->is_array()) return out;
+  for (const json::Value& item : v->get_array()) {
+    if (item.is_string()) out.emplace_back(item.get_string());
+  }
+  return out;
+}
+
+void put_name(json::Object& d, const session::Session& s) {
+  if (std::optional<std::string> name = session::derive_session_name(s.command)) d["name"] = *name;
+}
+
+struct RunningState {
+  bool stdin_writable = false;
+  bool waiting_for_input = false;
+  int64_t idle_ms = 0;
+  int64_t last_output_at = 0;
+};
+
+void put_running_state(json::Object& d, const RunningState& r) {
+  d["stdinWritable"] = r.stdin_writable;
+  d["waitingForInput"] = r.waiting_for_input;
+  d["idleMs"] = r.idle_ms;
+  d["lastOutputAt"] = r.last_output_at;
+}
+
+// finishedSessionDetails of the reference.
+json::Object finished_details(const session::Session& s) {
+  json::Object d;
+  const session::ExitRecord& e = *s.exit;
+  d["status"] = e.status == session::TerminalStatus::kCompleted ? "completed" : "failed";
+  d["sessionId"] = s.id;
+  if (e.exit_code) d["exitCode"] = *e.exit_code;
+  if (!e.exit_signal.empty()) d["exitSignal"] = e.exit_signal;
+  if (!e.exit_reason.empty()) {
+    d["exitReason"] = e.exit_reason;
+    d["timedOut"] = e.timed_out();
+  }
+  d["noOutputTimedOut"] = e.no_output_timed_out;
+  put_name(d, s);
+  return d;
+}
+
+std::string exit_line(const session::Session& s) {
+  return "\n\nProcess exited with " + session::exit_label(s.exit->exit_code, s.exit->exit_signal) + ".";
+}
+
+std::string with_timeout_guidance(std::string text, const session::Session& s) {
+  if (s.exit && s.exit->timed_out()) text += "\n\n" + std::string(session::kTimeoutRetryGuidance);
+  return text;
+}
+
+std::string retention_note(const session::Session& s) {
+  return s.output.retention_capped() ? std::string(session::kRetentionCapNote) : "";
+}
+
+// The poll's "timeout": numbers are floored and clamped to [0, 30000]; other values mean 0.
+int64_t poll_wait_ms(const json::Object& args) {
+  std::optional<double> v = number_arg(args, "timeout");
+  if (!v || !std::isfinite(*v)) return 0;
+  return std::clamp<int64_t>(static_cast<int64_t>(std::floor(*v)), 0, kMaxPollWaitMs);
+}
+
+}  // namespace
+
+class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
+ public:
+  ProcessAction(ExecService& service, json::Object args, CallContext ctx, ToolDone done)
+      : service_(service), args_(std::move(args)), ctx_(std::move(ctx)), done_(std::move(done)) {}
+
+  void run();
+
+ private:
+  bool in_scope(const std::shared_ptr<session::Session>& s) const { return s && s->scope_key == ctx_.scope_key; }
+  RunningState describe(const session::Session& s) const;
+  std::string input_wait_hint(const RunningState& r) const {
+    return r.waiting_for_input ? session::input_wait_hint(r.idle_ms) : "";
+  }
+  void list();
+  void poll();
+  void finish_poll();
+  ToolResult finished_poll(session::Session& s);
+  void log();
+  // write, send-keys, submit and paste share their preconditions.
+  std::shared_ptr<session::Session> writable_session();
+  void write();
+  void send_keys();
+  void submit();
+  void paste();
+  void write_then(std::shared_ptr<session::Session> s, std::string data, std::function<ToolResult()> result);
+  void kill();
+  void clear();
+  void remove();
+  void respond(ToolResult r) {
+    if (!done_) return;
+    ToolDone done = std::move(done_);
+    done_ = nullptr;
+    done(std::move(r));
+  }
+
+  ExecService& service_;
+  json::Object args_;
+  CallContext ctx_;
+  ToolDone done_;
+  std::string id_;
+  std::shared_ptr<session::Session> running_;
+  std::shared_ptr<session::Session> finished_;
+};
+
+RunningState ProcessAction::describe(const session::Session& s) const {
+  RunningState r;
+  r.last_output_at = s.control ? s.control->last_output_at() : s.started_at;
+  r.idle_ms = std::max<int64_t>(0, epoch_ms() - r.last_output_at);
+  r.stdin_writable = s.control && s.control->stdin_writable();
+  r.waiting_for_input = r.stdin_writable && r.idle_ms >= service_.config().exec.input_wait_idle_ms;
+  return r;
+}
+
+void ProcessAction::run() {
+  std::string action = string_arg(args_, "action").value_or("");
+  if (std::find(std::begin(kActions), std::end(kActions), action) == std::end(kActions)) {
+    return respond(fail(
+        "Invalid process action. Expected one of: list, poll, log, write, send-keys, submit, paste, kill, clear, remove"));
+  }
+  if (action == "list") return list();
+  id_ = string_arg(args_, "sessionId").value_or("");
+  if (id_.empty()) return respond(fail("sessionId is required for this action."));
+  session::Registry& registry = service_.registry();
+  if (auto s = registry.running(id_); in_scope(s)) running_ = s;
+  if (auto s = registry.finished(id_); in_scope(s)) finished_ = s;
+  if (action == "poll") return poll();
+  if (action == "log") return log();
+  if (action == "write") return write();
+  if (action == "send-keys") return send_keys();
+  if (action == "submit") return submit();
+  if (action == "paste") return paste();
+  if (action == "kill") return kill();
+  if (action == "clear") return clear();
+  return remove();
+}
+
+void ProcessAction::list() {
+  json::Array sessions;
+  std::vector<std::string> lines;
+  int64_t now = epoch_ms();
+  for (const std::shared_ptr<session::Session>& s : service_.registry().list()) {
+    if (s->scope_key != ctx_.scope_key) continue;
+    json::Object e;
+    bool finished = s->exited && s->exit;
+    e["sessionId"] = s->id;
+    e["status"] = !finished ? "running"
+                  : s->exit->status == session::TerminalStatus::kCompleted ? "completed"
+                                                                            : "failed";
+    e["startedAt"] = s->started_at;
+    int64_t runtime = (finished ? s->ended_at.value_or(now) : now) - s->started_at;
+    e["runtimeMs"] = runtime;
+    e["cwd"] = s->cwd;
+    e["command"] = s->command;
+    put_name(e, *s);
+    e["tail"] = s->output.tail();
+    e["truncated"] = s->output.truncated();
+    bool waiting = false;
+    if (finished) {
+      for (auto& kv : finished_details(*s)) {
+        if (!e.contains(kv.key())) e[kv.key()] = kv.value();
+      }
+      e["endedAt"] = *s->ended_at;
+    } else {
+      if (s->pid > 0) e["pid"] = s->pid;
+      RunningState r = describe(*s);
+      put_running_state(e, r);
+      waiting = r.waiting_for_input;
+    }
+    std::optional<std::string> name = session::derive_session_name(s->command);
+    std::string label = name ? truncate_middle(*name, 80) : truncate_middle(s->command, 120);
+    std::string status(e["status"].as_string());
+    status.resize(std::max<size_t>(status.size(), 9), ' ');
+    lines.push_back(s->id + " " + status + " " + session::format_duration_compact(runtime).value_or("n/a") +
+                    (waiting ? " [input-wait]" : "") + " :: " + label);
+    sessions.push_back(std::move(e));
+  }
+  json::Object d;
+  d["status"] = "completed";
+  d["sessions"] = std::move(sessions);
+  respond(ok(lines.empty() ? "No running or recent sessions." : join(lines, "\n"), std::move(d)));
+}
+
+ToolResult ProcessAction::finished_poll(session::Session& s) {
+  s.poll_backoff.reset();
+  s.terminal_poll_observed = true;
+  session::DrainedOutput drained = s.output.drain_pending();
+  std::string output(js_trim(drained.text));
+  std::string omitted;
+  if (drained.output_dropped) {
+    bool retained = service_.registry().finished(s.id).get() == &s;
+    omitted = std::string(retained ? session::kOmittedOutputNote : session::kOmittedOutputGoneNote);
+  }
+  std::string text = retention_note(s) + omitted + (output.empty() ? "(no new output)" : output) + exit_line(s);
+  json::Object d = finished_details(s);
+  d["aggregated"] = s.output.aggregated();
+  return ok(with_timeout_guidance(std::move(text), s), std::move(d));
+}
+
+void ProcessAction::poll() {
+  if (!running_) {
+    if (finished_) return respond(finished_poll(*finished_));
+    return respond(fail("No session found for " + id_));
+  }
+  if (!running_->backgrounded) return respond(fail("Session " + id_ + " is not backgrounded."));
+  int64_t wait_ms = poll_wait_ms(args_);
+  session::Session& s = *running_;
+  auto run = std::dynamic_pointer_cast<Run>(s.control);
+  if (wait_ms > 0 && !s.exited && run && !s.output.has_pending() && !s.output.pending_output_dropped()) {
+    // Long wait: return early on new output or exit (or when the caller cancels).
+    auto timer = std::make_shared<asio::steady_timer>(service_.io(), std::chrono::milliseconds(wait_ms));
+    auto self = shared_from_this();
+    auto finished = std::make_shared<bool>(false);
+    auto wake = [self, timer, finished] {
+      if (*finished) return;
+      *finished = true;
+      timer->cancel();
+      self->finish_poll();
+    };
+    run->add_activity_listener([wake, finished] {
+      if (!*finished) wake();
+      return false;
+    });
+    timer->async_wait([wake](const boost::system::error_code& ec) {
+      if (!ec) wake();
+    });
+    if (self->ctx_.cancel) {
+      self->ctx_.cancel->on_cancel([self, timer, finished] {
+        if (*finished) return;
+        *finished = true;
+        timer->cancel();
+        self->respond(ToolResult::thrown("Tool execution was aborted"));
+      });
+    }
+    return;
+  }
+  finish_poll();
+}
+
+void ProcessAction::finish_poll() {
+  session::Session& s = *running_;
+  if (s.exited) {
+    if (service_.registry().finished(s.id).get() == &s) return respond(finished_poll(s));
+    return respond(fail("No session found for " + id_));
+  }
+  session::DrainedOutput drained = s.output.drain_pending();
+  std::string output(js_trim(drained.text));
+  std::string omitted = drained.output_dropped ? std::string(session::kOmittedOutputNote) : "";
+  uint32_t retry = s.poll_backoff.record(output.empty() ? session::PollOutput::kNone : session::PollOutput::kNew);
+  RunningState r = describe(s);
+  std::string hint = input_wait_hint(r);
+  std::string text = retention_note(s) + omitted + (output.empty() ? "(no new output)" : output) +
+                     (hint.empty() ? "\n\nProcess still running." : hint);
+  json::Object d;
+  d["status"] = "running";
+  d["sessionId"] = s.id;
+  d["aggregated"] = s.output.aggregated();
+  put_name(d, s);
+  put_running_state(d, r);
+  d["retryInMs"] = retry;
+  respond(ok(std::move(text), std::move(d)));
+}
+
+void ProcessAction::log() {
+  std::shared_ptr<session::Session> record = running_ ? running_ : finished_;
+  if (!record) return respond(fail("No session found for " + id_));
+  if (running_ && !running_->backgrounded) return respond(fail("Session " + id_ + " is not backgrounded."));
+  session::LogSlice slice = session::slice_log(record->output.aggregated(), number_arg(args_, "offset"),
+                                               number_arg(args_, "limit"));
+  bool live = running_ && !running_->exited;
+  std::string text = retention_note(*record) +
+                     (slice.text.empty() ? (live ? "(no output yet)" : "(no output recorded)") : slice.text) +
+                     slice.tail_note;
+  json::Object d;
+  if (live) {
+    RunningState r = describe(*record);
+    text += input_wait_hint(r);
+    d["status"] = "running";
+    d["sessionId"] = id_;
+    put_name(d, *record);
+    put_running_state(d, r);
+  } else {
+    text = with_timeout_guidance(std::move(text), *record);
+    d = finished_details(*record);
+  }
+  d["output"] = text;
+  d["total"] = slice.total_lines;
+  d["totalLines"] = slice.total_lines;
+  d["totalChars"] = slice.total_chars;
+  d["truncated"] = record->output.truncated();
+  respond(ok(std::move(text), std::move(d)));
+}
+
+std::shared_ptr<session::Session> ProcessAction::writable_session() {
+  if (!running_ || running_->exited) {
+    respond(fail("No active session found for " + id_));
+    return nullptr;
+  }
+  if (!running_->backgrounded) {
+    respond(fail("Session " + id_ + " is not backgrounded."));
+    return nullptr;
+  }
+  if (!running_->control || !running_->control->stdin_writable()) {
+    respond(fail("Session " + id_ + " stdin is not writable."));
+    return nullptr;
+  }
+  return running_;
+}
+
+json::Object running_result_details(const session::Session& s) {
+  json::Object d;
+  d["status"] = "running";
+  d["sessionId"] = s.id;
+  put_name(d, s);
+  return d;
+}
+
+void ProcessAction::write_then(std::shared_ptr<session::Session> s, std::string data,
+                               std::function<ToolResult()> result) {
+  auto self = shared_from_this();
+  s->control->write_stdin(std::move(data), [self, result = std::move(result)](Result<void> written) {
+    if (!written.ok()) return self->respond(fail("Session " + self->id_ + " stdin is not writable."));
+    self->respond(result());
+  });
+}
+
+void ProcessAction::write() {
+  std::shared_ptr<session::Session> s = writable_session();
+  if (!s) return;
+  std::string data = string_arg(args_, "data").value_or("");
+  bool eof = json::find(args_, "eof") && json::find(args_, "eof")->is_bool() && json::find(args_, "eof")->get_bool();
+  size_t bytes = data.size();
+  std::string id = id_;
+  write_then(s, std::move(data), [s, bytes, eof, id] {
+    if (eof && s->control) s->control->close_stdin();
+    return ok("Wrote " + std::to_string(bytes) + " bytes to session " + id + (eof ? " (stdin closed)" : "") + ".",
+              running_result_details(*s));
+  });
+}
+
+void ProcessAction::send_keys() {
+  std::shared_ptr<session::Session> s = writable_session();
+  if (!s) return;
+  term::KeyRequest input;
+  input.literal = string_arg(args_, "literal").value_or("");
+  input.hex = strings_arg(args_, "hex");
+  input.keys = strings_arg(args_, "keys");
+  if (s->cursor_key_mode == term::CursorKeyMode::kUnknown && term::has_cursor_mode_sensitive_keys(input.keys)) {
+    return respond(fail("Session " + id_ +
+                        " cursor key mode is not known yet. Poll or log until startup output appears, then retry "
+                        "send-keys."));
+  }
+  term::EncodedKeys encoded = term::encode_key_sequence(input, s->cursor_key_mode);
+  if (encoded.data.empty()) return respond(fail("No key data provided."));
+  std::string text = "Sent " + std::to_string(encoded.data.size()) + " bytes to session " + id_ + ".";
+  if (!encoded.warnings.empty()) text += "\nWarnings:\n- " + join(encoded.warnings, "\n- ");
+  write_then(s, std::move(encoded.data), [s, text] { return ok(text, running_result_details(*s)); });
+}
+
+void ProcessAction::submit() {
+  std::shared_ptr<session::Session> s = writable_session();
+  if (!s) return;
+  std::string text = "Submitted session " + id_ + " (sent CR).";
+  write_then(s, "\r", [s, text] { return ok(text, running_result_details(*s)); });
+}
+
+void ProcessAction::paste() {
+  std::shared_ptr<session::Session> s = writable_session();
+  if (!s) return;
+  std::string pasted = string_arg(args_, "text").value_or("");
+  const json::Value* bracketed = json::find(args_, "bracketed");
+  bool bracket = !(bracketed && bracketed->is_bool() && !bracketed->get_bool());
+  std::string payload =
+      term::encode_paste(pasted, bracket ? term::PasteBracketing::kBracketed : term::PasteBracketing::kRaw);
+  if (payload.empty()) return respond(fail("No paste text provided."));
+  std::string text = "Pasted " + std::to_string(utf16_length(pasted)) + " chars to session " + id_ + ".";
+  write_then(s, std::move(payload), [s, text] { return ok(text, running_result_details(*s)); });
+}
+
+void ProcessAction::kill() {
+  if (!running_ || running_->exited) return respond(fail("No active session found for " + id_));
+  if (!running_->backgrounded) return respond(fail("Session " + id_ + " is not backgrounded."));
+  if (!running_->control || !running_->control->cancel()) {
+    return respond(fail("Unable to terminate session " + id_ +
+                        ": no active supervisor cancellation handle. Use process poll to check whether it is "
+                        "already exiting."));
+  }
+  running_->poll_backoff.reset();
+  json::Object d;
+  d["status"] = "completed";
+  put_name(d, *running_);
+  respond(ok("Termination requested for session " + id_ + ".", std::move(d)));
+}
+
+void ProcessAction::clear() {
+  if (!finished_) return respond(fail("No finished session found for " + id_));
+  service_.registry().remove(id_);
+  json::Object d;
+  d["status"] = "completed";
+  respond(ok("Cleared session " + id_ + ".", std::move(d)));
+}
+
+void ProcessAction::remove() {
+  json::Object d;
+  d["status"] = "completed";
+  if (running_ && !running_->exited) {
+    if (!running_->backgrounded) return respond(fail("Session " + id_ + " is not backgrounded."));
+    if (!running_->control || !running_->control->cancel()) {
+      return respond(fail("Unable to remove session " + id_ +
+                          ": no active supervisor cancellation handle. Use process poll to check whether it is "
+                          "already exiting."));
+    }
+    running_->backgrounded = false;
+    service_.registry().remove(id_);
+    put_name(d, *running_);
+    return respond(ok("Removed session " + id_ + " (termination requested).", std::move(d)));
+  }
+  if (finished_) {
+    service_.registry().remove(id_);
+    return respond(ok("Removed session " + id_ + ".", std::move(d)));
+  }
+  respond(fail("No session found for " + id_));
+}
+
+void ExecService::process(const json::Object& args, CallContext ctx, ToolDone done) {
+  auto action = std::make_shared<ProcessAction>(*this, args, std::move(ctx), std::move(done));
+  action->run();
+}
+
+}  // namespace clawexec::exec

@@ -1,0 +1,103 @@
+#pragma once
+// Run: the supervisor of one exec command (reference §1.7-§1.10). It owns the process, turns
+// its raw output into session output (sanitized; PTY cursor-position requests answered and
+// cursor-key mode tracked), enforces the timeout with the kill sequence (SIGTERM to the whole
+// tree, SIGKILL 5 s later, give up 4 s after that), classifies the exit and records it in the
+// registry. The exec tool waits on it for the foreground result; the process tool reaches it
+// through session::SessionControl.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "exec/outcome.h"
+#include "proc/process.h"
+#include "session/registry.h"
+#include "term/output_sanitizer.h"
+
+namespace clawexec::exec {
+
+struct RunRequest {
+  std::string command;      // as the agent wrote it (for the session record and names)
+  proc::SpawnSpec spawn;    // program, argv, env, cwd, terminal
+  std::string cwd;          // shown in results
+  std::string scope_key;
+  std::optional<double> timeout_seconds;  // effective; none or <= 0 = no timeout
+  bool continuation_available = true;
+  int64_t cleanup_ms = 1'800'000;
+  session::OutputLimits limits;
+};
+
+/// Kill-sequence timing (reference: 5000 ms grace, 4000 ms force-settle).
+struct KillTiming {
+  std::chrono::milliseconds grace{5000};
+  std::chrono::milliseconds settle{4000};
+};
+
+class Run : public session::SessionControl, public std::enable_shared_from_this<Run> {
+ public:
+  using StartedHandler = std::function<void(Result<pid_t>)>;
+  using ExitedHandler = std::function<void(const ExecOutcome&)>;
+
+  /// Spawns the command and registers its session. Errors are synchronous spawn failures
+  /// (e.g. no PTY); a failing execve of the shell arrives through on_started.
+  static Result<std::shared_ptr<Run>> start(boost::asio::io_context& io, session::Registry& registry,
+                                            RunRequest request, const std::string& shim_path,
+                                            KillTiming timing = {});
+
+  /// Called once: the pid, or the error that kept the command from starting.
+  void on_started(StartedHandler handler) { started_handlers_.push_back(std::move(handler)); }
+  /// Called once the run has ended and its session is marked exited.
+  void on_exited(ExitedHandler handler) { exited_handlers_.push_back(std::move(handler)); }
+  /// Called on every piece of output and on exit (poll waiters listen here); a listener that
+  /// returns false is removed.
+  void add_activity_listener(std::function<bool()> listener) { listeners_.push_back(std::move(listener)); }
+
+  const std::shared_ptr<session::Session>& session() const { return session_; }
+  const std::optional<ExecOutcome>& outcome() const { return outcome_; }
+  bool exited() const { return outcome_.has_value(); }
+
+  // session::SessionControl
+  bool stdin_writable() const override;
+  void write_stdin(std::string data, std::function<void(Result<void>)> done) override;
+  void close_stdin() override;
+  bool cancel() override;
+  int64_t last_output_at() const override { return last_output_at_; }
+
+  /// Starts the kill sequence for `reason` ("manual-cancel" or "overall-timeout").
+  void terminate(std::string reason);
+
+ private:
+  Run(boost::asio::io_context& io, session::Registry& registry, RunRequest request, KillTiming timing);
+  void handle_started(Result<pid_t> pid);
+  void handle_output(std::string_view bytes);
+  void handle_exit(proc::ExitStatus status);
+  void append_text(const std::string& text);
+  void notify_listeners();
+
+  boost::asio::io_context& io_;
+  session::Registry& registry_;
+  RunRequest request_;
+  KillTiming timing_;
+  std::shared_ptr<session::Session> session_;
+  std::shared_ptr<proc::Process> process_;
+  term::OutputSanitizer sanitizer_;
+  std::string text_scratch_;
+  int64_t started_steady_ms_ = 0;
+  int64_t last_output_at_ = 0;
+  std::string kill_reason_;
+  boost::asio::steady_timer timeout_timer_;
+  boost::asio::steady_timer kill_timer_;
+  std::optional<ExecOutcome> outcome_;
+  bool start_failed_ = false;
+  std::vector<StartedHandler> started_handlers_;
+  std::vector<ExitedHandler> exited_handlers_;
+  std::vector<std::function<bool()>> listeners_;
+};
+
+}  // namespace clawexec::exec

@@ -1,0 +1,86 @@
+// ExecService glue: starting runs, what happens when one exits (the background completion
+// notification), the retention sweep of finished sessions, and shutdown.
+
+#include "exec/service.h"
+
+#include "base/time.h"
+#include "session/format.h"
+#include "sys/sys.h"
+
+namespace clawexec::exec {
+namespace asio = boost::asio;
+
+ExecService::ExecService(asio::io_context& io, ServiceConfig config)
+    : io_(io),
+      config_(std::move(config)),
+      registry_([](uint32_t bound) { return sys::random_below(bound); }),
+      sweep_timer_(io) {}
+
+ExecService::~ExecService() = default;
+
+Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
+  std::shared_ptr<Run> run = TRY(Run::start(io_, registry_, std::move(request), config_.shim_path, config_.kill_timing));
+  std::weak_ptr<Run> weak = run;
+  run->on_exited([this, weak](const ExecOutcome&) {
+    if (auto r = weak.lock()) on_run_exited(r);
+  });
+  run->on_started([this](Result<pid_t> pid) {
+    if (!pid.ok() && shutting_down_ && registry_.live().empty()) {
+      std::vector<std::function<void()>> waiters = std::move(shutdown_waiters_);
+      for (auto& w : waiters) w();
+    }
+  });
+  return run;
+}
+
+void ExecService::on_run_exited(const std::shared_ptr<Run>& run) {
+  maybe_notify(*run->session());
+  schedule_sweep();
+  if (shutting_down_ && registry_.live().empty()) {
+    std::vector<std::function<void()>> waiters = std::move(shutdown_waiters_);
+    for (auto& w : waiters) w();
+  }
+}
+
+// Reference §1.11, for a backgrounded run that nobody has polled to its end.
+void ExecService::maybe_notify(const session::Session& s) {
+  if (!notifier_ || !s.backgrounded || !config_.exec.notify_on_exit || s.terminal_poll_observed || !s.exit) return;
+  if (registry_.finished(s.id).get() != &s) return;  // removed by the agent: it asked for silence
+  const session::ExitRecord& exit = *s.exit;
+  std::string_view source = s.output.tail();
+  if (source.empty()) source = s.output.aggregated();
+  std::string output = session::compact_notify_output(source);
+  bool failed = exit.status == session::TerminalStatus::kFailed;
+  if (failed && exit.exit_reason == "manual-cancel" && output.empty()) return;
+  bool empty_success = config_.exec.notify_on_exit_empty_success.value_or(false);
+  if (!failed && exit.exit_code == 0 && output.empty() && !empty_success) return;
+  std::string text = std::string("Exec ") + (failed ? "failed" : "completed") + " (" + s.id.substr(0, 8) + ", " +
+                     session::exit_label(exit.exit_code, exit.exit_signal) + ")";
+  if (!output.empty()) text += " :: " + output;
+  if (exit.timed_out()) text += "\n\n" + std::string(session::kTimeoutRetryGuidance);
+  notifier_(s.scope_key, text);
+}
+
+void ExecService::schedule_sweep() {
+  registry_.sweep(epoch_ms());
+  std::optional<int64_t> next = registry_.next_expiry();
+  sweep_timer_.cancel();
+  if (!next) return;
+  sweep_timer_.expires_after(std::chrono::milliseconds(std::max<int64_t>(0, *next - epoch_ms())));
+  sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) schedule_sweep();
+  });
+}
+
+void ExecService::shutdown(std::function<void()> done) {
+  shutting_down_ = true;
+  sweep_timer_.cancel();
+  std::vector<std::shared_ptr<session::Session>> live = registry_.live();
+  if (live.empty()) return done();
+  shutdown_waiters_.push_back(std::move(done));
+  for (const auto& s : live) {
+    if (s->control) s->control->cancel();
+  }
+}
+
+}  // namespace clawexec::exec

@@ -1,0 +1,123 @@
+#pragma once
+// ExecService: what the `exec` and `process` tools share (the session registry, the resolved
+// configuration, the server environment and shell) and their entry points. Tool calls are
+// asynchronous: each takes its (already schema-checked) arguments and a completion callback,
+// which runs on the io_context thread exactly once.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/exec_settings.h"
+#include "env/env_list.h"
+#include "exec/run.h"
+#include "json/json.h"
+#include "session/registry.h"
+
+namespace clawexec::exec {
+
+/// A tool result: `text` is content[0].text, `details` the structured details (absent for
+/// errors the reference throws), `is_error` marks failed results and thrown errors.
+struct ToolResult {
+  std::string text;
+  std::optional<json::Object> details;
+  bool is_error = false;
+
+  static ToolResult thrown(std::string message) { return {std::move(message), std::nullopt, true}; }
+};
+using ToolDone = std::function<void(ToolResult)>;
+
+/// Cancellation of one tool call (MCP notifications/cancelled). Single-threaded.
+class CancelSignal {
+ public:
+  void cancel() {
+    if (cancelled_) return;
+    cancelled_ = true;
+    std::vector<std::function<void()>> handlers = std::move(handlers_);
+    for (auto& h : handlers) h();
+  }
+  bool cancelled() const { return cancelled_; }
+  void on_cancel(std::function<void()> handler) {
+    if (cancelled_) {
+      handler();
+      return;
+    }
+    handlers_.push_back(std::move(handler));
+  }
+
+ private:
+  bool cancelled_ = false;
+  std::vector<std::function<void()>> handlers_;
+};
+
+struct CallContext {
+  std::string scope_key;                 // sessions are visible only within their scope
+  std::shared_ptr<CancelSignal> cancel;  // may be null
+  /// False when the caller has no `process` tool (the one-shot CLI): exec then always runs in
+  /// the foreground and yieldMs/background are ignored with a warning.
+  bool continuation_available = true;
+};
+
+/// tools.elevated (reference §4.3). Without a chat provider there is no allowFrom gate.
+struct ElevatedSettings {
+  bool enabled = false;
+  std::string default_level = "off";  // off | on | ask | full
+};
+
+struct ServiceConfig {
+  config::ExecSettings exec;
+  ElevatedSettings elevated;
+  std::string shim_path;
+  /// Configured default working directory; empty = the server's current directory at call time.
+  std::string default_cwd;
+  /// The server's environment, as inherited.
+  env::EnvList inherited_env;
+  std::string ptmx = "/dev/ptmx";
+  KillTiming kill_timing;
+};
+
+class ExecService {
+ public:
+  using Notifier = std::function<void(const std::string& scope_key, const std::string& text)>;
+
+  ExecService(boost::asio::io_context& io, ServiceConfig config);
+  ~ExecService();
+  ExecService(const ExecService&) = delete;
+  ExecService& operator=(const ExecService&) = delete;
+
+  void exec(const json::Object& args, CallContext ctx, ToolDone done);
+  void process(const json::Object& args, CallContext ctx, ToolDone done);
+
+  /// Receives background completion texts ("Exec completed (...)").
+  void set_notifier(Notifier notifier) { notifier_ = std::move(notifier); }
+
+  /// Stops every live command (the kill sequence) and calls `done` once all have exited.
+  void shutdown(std::function<void()> done);
+
+  session::Registry& registry() { return registry_; }
+  const ServiceConfig& config() const { return config_; }
+  boost::asio::io_context& io() { return io_; }
+
+  /// Internal: the exec tool's spawn step (used by exec_tool.cc).
+  Result<std::shared_ptr<Run>> start_run(RunRequest request);
+
+ private:
+  void on_run_exited(const std::shared_ptr<Run>& run);
+  void maybe_notify(const session::Session& session);
+  void schedule_sweep();
+
+  boost::asio::io_context& io_;
+  ServiceConfig config_;
+  session::Registry registry_;
+  Notifier notifier_;
+  boost::asio::steady_timer sweep_timer_;
+  std::vector<std::function<void()>> shutdown_waiters_;
+  bool shutting_down_ = false;
+};
+
+}  // namespace clawexec::exec

@@ -1,0 +1,51 @@
+#pragma once
+// The tools' parameter schemas and the argument check an agent loop performs before a tool runs.
+//
+// One declarative ToolSpec per tool yields both the JSON Schema that tools/list advertises and
+// the validator for tools/call. The validator reproduces the reference agent loop: it first
+// coerces model-style values (numbers and booleans to strings, numeric strings to numbers,
+// "true"/"false"/1/0 to booleans, a scalar to a one-element array) and then reports every
+// remaining mismatch as `Validation failed for tool "<name>":\n  - <path>: <message>\n\n
+// Received arguments:\n<the original arguments as 2-space JSON>`. Unknown extra properties are
+// kept and are not errors.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "json/json.h"
+
+namespace clawexec::exec {
+
+enum class FieldType { kString, kNumber, kBoolean, kStringEnum, kStringArray, kStringRecord };
+enum class Required { kNo, kYes };
+
+struct FieldSpec {
+  std::string_view name;
+  FieldType type;
+  std::string_view description;
+  Required required = Required::kNo;
+  std::vector<std::string_view> enum_values = {};
+  std::optional<double> minimum = std::nullopt;
+};
+
+struct ToolSpec {
+  std::string_view name;
+  std::string_view title;
+  std::string_view description;
+  std::vector<FieldSpec> fields;
+};
+
+const ToolSpec& exec_tool_spec();
+const ToolSpec& process_tool_spec();
+
+/// The JSON Schema object for `spec`'s parameters.
+json::Object input_schema(const ToolSpec& spec);
+
+/// Coerces and checks `arguments` (which may be any JSON value; absent = {}). Returns the
+/// coerced object, or an Error (kInvalidArgument) whose message is the reference text.
+Result<json::Object> validate_arguments(const ToolSpec& spec, const json::Value& arguments);
+
+}  // namespace clawexec::exec

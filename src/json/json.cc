@@ -1,0 +1,171 @@
+// JSON.stringify, reproduced. Numbers follow ECMAScript Number::toString (shortest round-trip
+// digits; exponent form below 1e-6 and from 1e21); strings escape ", \, the named control
+// escapes and other C0 controls as \u00xx (lower-case), and lone surrogates cannot occur in our
+// UTF-8 text. Integers stored as int64/uint64 print as plain digits.
+
+#include "json/json.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace clawexec::json {
+namespace {
+
+void append_escaped(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out.push_back(ch);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+void newline(std::string& out, int indent, int depth) {
+  out.push_back('\n');
+  out.append(static_cast<size_t>(indent * depth), ' ');
+}
+
+void write(std::string& out, const Value& v, int indent, int depth) {
+  switch (v.kind()) {
+    case boost::json::kind::null: out += "null"; break;
+    case boost::json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
+    case boost::json::kind::int64: out += std::to_string(v.get_int64()); break;
+    case boost::json::kind::uint64: out += std::to_string(v.get_uint64()); break;
+    case boost::json::kind::double_: {
+      double d = v.get_double();
+      out += std::isfinite(d) ? js_number(d) : "null";
+      break;
+    }
+    case boost::json::kind::string: append_escaped(out, v.get_string()); break;
+    case boost::json::kind::array: {
+      const Array& a = v.get_array();
+      if (a.empty()) {
+        out += "[]";
+        break;
+      }
+      out.push_back('[');
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (i) out.push_back(',');
+        if (indent) newline(out, indent, depth + 1);
+        write(out, a[i], indent, depth + 1);
+      }
+      if (indent) newline(out, indent, depth);
+      out.push_back(']');
+      break;
+    }
+    case boost::json::kind::object: {
+      const Object& o = v.get_object();
+      if (o.empty()) {
+        out += "{}";
+        break;
+      }
+      out.push_back('{');
+      bool first = true;
+      for (const auto& kv : o) {
+        if (!first) out.push_back(',');
+        first = false;
+        if (indent) newline(out, indent, depth + 1);
+        append_escaped(out, kv.key());
+        out += indent ? ": " : ":";
+        write(out, kv.value(), indent, depth + 1);
+      }
+      if (indent) newline(out, indent, depth);
+      out.push_back('}');
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::string js_number(double value) {
+  if (value == 0) return "0";  // JS prints -0 as "0" too
+  if (!std::isfinite(value)) return std::isnan(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
+  std::string out;
+  if (value < 0) {
+    out.push_back('-');
+    value = -value;
+  }
+  // Shortest round-trip digits in scientific form: d[.ddd]e[+-]x
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+  std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));
+  size_t e_pos = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(0, e_pos)) {
+    if (c != '.') digits.push_back(c);
+  }
+  int exponent = 0;
+  std::from_chars(sci.data() + e_pos + 1 + (sci[e_pos + 1] == '+' ? 1 : 0), sci.data() + sci.size(),
+                  exponent);
+  int k = static_cast<int>(digits.size());
+  int n = exponent + 1;  // ECMAScript's n: position of the decimal point
+  if (k <= n && n <= 21) {
+    out += digits;
+    out.append(static_cast<size_t>(n - k), '0');
+  } else if (0 < n && n <= 21) {
+    out += digits.substr(0, static_cast<size_t>(n));
+    out.push_back('.');
+    out += digits.substr(static_cast<size_t>(n));
+  } else if (-6 < n && n <= 0) {
+    out += "0.";
+    out.append(static_cast<size_t>(-n), '0');
+    out += digits;
+  } else {
+    out.push_back(digits[0]);
+    if (k > 1) {
+      out.push_back('.');
+      out += digits.substr(1);
+    }
+    out.push_back('e');
+    out.push_back(n - 1 >= 0 ? '+' : '-');
+    out += std::to_string(std::abs(n - 1));
+  }
+  return out;
+}
+
+std::string stringify(const Value& value, int indent) {
+  std::string out;
+  write(out, value, indent, 0);
+  return out;
+}
+
+std::optional<Value> parse(std::string_view text) {
+  boost::system::error_code ec;
+  Value v = boost::json::parse(text, ec);
+  if (ec) return std::nullopt;
+  return v;
+}
+
+std::optional<double> as_number(const Value& v) {
+  switch (v.kind()) {
+    case boost::json::kind::int64: return static_cast<double>(v.get_int64());
+    case boost::json::kind::uint64: return static_cast<double>(v.get_uint64());
+    case boost::json::kind::double_: return v.get_double();
+    default: return std::nullopt;
+  }
+}
+
+const Value* find(const Object& object, std::string_view key) {
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &it->value();
+}
+
+}  // namespace clawexec::json

@@ -1,0 +1,47 @@
+#include "json/json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace clawexec::json {
+namespace {
+
+TEST(JsNumber, MatchesJavaScriptToString) {
+  EXPECT_EQ(js_number(0), "0");
+  EXPECT_EQ(js_number(-0.0), "0");
+  EXPECT_EQ(js_number(1), "1");
+  EXPECT_EQ(js_number(1.5), "1.5");
+  EXPECT_EQ(js_number(0.1), "0.1");
+  EXPECT_EQ(js_number(100), "100");
+  EXPECT_EQ(js_number(1e21), "1e+21");
+  EXPECT_EQ(js_number(123456789012345680000.0), "123456789012345680000");
+  EXPECT_EQ(js_number(0.000001), "0.000001");
+  EXPECT_EQ(js_number(0.0000001), "1e-7");
+  EXPECT_EQ(js_number(-2.5e-10), "-2.5e-10");
+  EXPECT_EQ(js_number(1.7976931348623157e308), "1.7976931348623157e+308");
+}
+
+TEST(Stringify, IndentsLikeJsonStringifyWithTwoSpaces) {
+  Value v = boost::json::parse(R"({"command":"x","env":{},"list":[],"n":[1,2.5]})");
+  EXPECT_EQ(stringify(v, 2),
+            "{\n  \"command\": \"x\",\n  \"env\": {},\n  \"list\": [],\n  \"n\": [\n    1,\n    2.5\n  ]\n}");
+}
+
+TEST(Stringify, EscapesControlCharactersLowerCase) {
+  Value v = boost::json::string("a\x1b\"\\\n\t\x01é");
+  EXPECT_EQ(stringify(v), "\"a\\u001b\\\"\\\\\\n\\t\\u0001é\"");
+}
+
+TEST(Stringify, CompactHasNoSpaces) {
+  Value v = boost::json::parse(R"({"a":[1,{"b":null}],"c":true})");
+  EXPECT_EQ(stringify(v), R"({"a":[1,{"b":null}],"c":true})");
+}
+
+TEST(Parse, RejectsMalformedText) {
+  EXPECT_FALSE(parse("{\"a\":").has_value());
+  EXPECT_TRUE(parse("{\"a\":1}").has_value());
+}
+
+}  // namespace
+}  // namespace clawexec::json

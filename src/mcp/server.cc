@@ -1,0 +1,190 @@
+// MCP method dispatch. Protocol errors (malformed JSON, bad requests, unknown methods or tools,
+// arguments that fail the tool schema) are JSON-RPC errors; everything a tool reports,
+// including the errors the reference "throws", is a tool result with isError set. A request
+// the client cancelled gets no response (MCP: the receiver should not answer it).
+
+#include "mcp/server.h"
+
+#include <algorithm>
+
+#include "exec/tool_schema.h"
+#include "rpc/jsonrpc.h"
+
+namespace clawexec::mcp {
+namespace {
+
+constexpr std::string_view kLevels[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+
+int level_index(std::string_view level) {
+  for (size_t i = 0; i < std::size(kLevels); ++i) {
+    if (kLevels[i] == level) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+json::Object tool_entry(const exec::ToolSpec& spec) {
+  json::Object tool;
+  tool["name"] = spec.name;
+  tool["title"] = spec.title;
+  tool["description"] = spec.description;
+  tool["inputSchema"] = exec::input_schema(spec);
+  return tool;
+}
+
+json::Object call_result(const exec::ToolResult& r) {
+  json::Object text;
+  text["type"] = "text";
+  text["text"] = r.text;
+  json::Object result;
+  result["content"] = json::Array{std::move(text)};
+  bool failed = r.is_error;
+  if (r.details) {
+    const json::Value* status = json::find(*r.details, "status");
+    failed = failed || (status && status->is_string() && status->get_string() == "failed");
+    result["structuredContent"] = *r.details;
+  }
+  result["isError"] = failed;
+  return result;
+}
+
+const exec::ToolSpec* find_tool(std::string_view name) {
+  if (name == exec::exec_tool_spec().name) return &exec::exec_tool_spec();
+  if (name == exec::process_tool_spec().name) return &exec::process_tool_spec();
+  return nullptr;
+}
+
+}  // namespace
+
+Server::Server(exec::ExecService& service, Send send, ServerOptions options)
+    : service_(service), send_(std::move(send)), options_(std::move(options)) {}
+
+void Server::handle_line(std::string_view line) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank keep-alive lines
+  rpc::Incoming in = rpc::parse_message(line);
+  switch (in.kind) {
+    case rpc::Incoming::Kind::kInvalid:
+      send_(rpc::make_error(in.id, in.error_code, in.error_message));
+      return;
+    case rpc::Incoming::Kind::kResponse:
+      return;  // we send no requests yet
+    case rpc::Incoming::Kind::kNotification:
+      handle_notification(in.method, in.params);
+      return;
+    case rpc::Incoming::Kind::kRequest:
+      handle_request(in.id, in.method, in.params);
+      return;
+  }
+}
+
+void Server::handle_oversized(size_t bytes) {
+  send_(rpc::make_error(nullptr, rpc::kInvalidRequest,
+                        "Invalid Request: message of " + std::to_string(bytes) +
+                            " bytes exceeds the server's line limit and was discarded"));
+}
+
+void Server::handle_request(const json::Value& id, const std::string& method, const json::Value& params) {
+  if (!params.is_null() && !params.is_object()) {
+    send_(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: " + method + " takes an object"));
+    return;
+  }
+  if (method == "initialize") return initialize(id, params);
+  if (method == "ping") return send_(rpc::make_result(id, json::Object()));
+  if (method == "tools/list") {
+    json::Array tools{tool_entry(exec::exec_tool_spec()), tool_entry(exec::process_tool_spec())};
+    return send_(rpc::make_result(id, json::Object{{"tools", std::move(tools)}}));
+  }
+  if (method == "tools/call") return call_tool(id, params);
+  if (method == "logging/setLevel") return set_level(id, params);
+  send_(rpc::make_error(id, rpc::kMethodNotFound, "Method not found: " + method));
+}
+
+void Server::handle_notification(const std::string& method, const json::Value& params) {
+  if (method != "notifications/cancelled" || !params.is_object()) return;
+  const json::Value* request_id = json::find(params.get_object(), "requestId");
+  if (!request_id) return;
+  auto it = in_flight_.find(json::serialize(*request_id));
+  if (it == in_flight_.end()) return;
+  std::shared_ptr<exec::CancelSignal> signal = it->second;
+  in_flight_.erase(it);
+  signal->cancel();
+}
+
+void Server::initialize(const json::Value& id, const json::Value& params) {
+  std::string version(kProtocolVersions[0]);
+  if (params.is_object()) {
+    const json::Value* requested = json::find(params.get_object(), "protocolVersion");
+    if (requested && requested->is_string() &&
+        std::find(std::begin(kProtocolVersions), std::end(kProtocolVersions), requested->get_string()) !=
+            std::end(kProtocolVersions)) {
+      version = std::string(requested->get_string());
+    }
+  }
+  json::Object result;
+  result["protocolVersion"] = version;
+  result["capabilities"] = json::Object{{"tools", json::Object{{"listChanged", false}}}, {"logging", json::Object()}};
+  result["serverInfo"] = json::Object{{"name", options_.name}, {"title", "clawexec"}, {"version", options_.version}};
+  result["instructions"] =
+      "Run shell commands with exec (foreground, or background with yieldMs/background) and follow up on "
+      "background sessions with process (list/poll/log/write/send-keys/submit/paste/kill/clear/remove).";
+  send_(rpc::make_result(id, std::move(result)));
+}
+
+void Server::set_level(const json::Value& id, const json::Value& params) {
+  const json::Value* level = params.is_object() ? json::find(params.get_object(), "level") : nullptr;
+  int index = level && level->is_string() ? level_index(level->get_string()) : -1;
+  if (index < 0) {
+    send_(rpc::make_error(id, rpc::kInvalidParams,
+                          "Invalid params: level must be one of debug, info, notice, warning, error, critical, "
+                          "alert, emergency"));
+    return;
+  }
+  min_level_ = index;
+  send_(rpc::make_result(id, json::Object()));
+}
+
+void Server::call_tool(const json::Value& id, const json::Value& params) {
+  const json::Value* name = params.is_object() ? json::find(params.get_object(), "name") : nullptr;
+  if (!name || !name->is_string()) {
+    send_(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: tools/call needs a string \"name\""));
+    return;
+  }
+  const exec::ToolSpec* spec = find_tool(name->get_string());
+  if (!spec) {
+    send_(rpc::make_error(id, rpc::kInvalidParams, "Unknown tool: " + std::string(name->get_string())));
+    return;
+  }
+  const json::Value* raw_args = json::find(params.get_object(), "arguments");
+  Result<json::Object> args = exec::validate_arguments(*spec, raw_args ? *raw_args : json::Value(nullptr));
+  if (!args.ok()) {
+    send_(rpc::make_error(id, rpc::kInvalidParams, args.error().message));
+    return;
+  }
+  std::string key = json::serialize(id);
+  auto cancel = std::make_shared<exec::CancelSignal>();
+  in_flight_[key] = cancel;
+  exec::CallContext ctx{options_.scope_key, cancel};
+  exec::ToolDone done = [this, id, key, cancel](exec::ToolResult result) {
+    auto it = in_flight_.find(key);
+    if (it != in_flight_.end() && it->second == cancel) in_flight_.erase(it);
+    if (cancel->cancelled()) return;
+    send_(rpc::make_result(id, call_result(result)));
+  };
+  if (spec == &exec::exec_tool_spec()) {
+    service_.exec(*args, std::move(ctx), std::move(done));
+  } else {
+    service_.process(*args, std::move(ctx), std::move(done));
+  }
+}
+
+void Server::send_exec_event(const std::string& text) {
+  bool failed = text.rfind("Exec failed", 0) == 0;
+  int level = level_index(failed ? "warning" : "notice");
+  if (level < min_level_) return;
+  json::Object params;
+  params["level"] = kLevels[level];
+  params["logger"] = "exec";
+  params["data"] = text;
+  send_(rpc::make_notification("notifications/message", std::move(params)));
+}
+
+}  // namespace clawexec::mcp

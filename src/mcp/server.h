@@ -1,0 +1,57 @@
+#pragma once
+// The MCP server: JSON-RPC methods initialize, ping, tools/list, tools/call, logging/setLevel
+// and the notifications initialized and cancelled, over any line transport (stdio today).
+// Tool calls run concurrently: each is answered when its tool completes, so a poll waiting
+// 30 s does not hold up an exec. Background completions go out as notifications/message.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "exec/service.h"
+#include "json/json.h"
+
+namespace clawexec::mcp {
+
+/// Protocol versions we speak, newest first. An unknown requested version gets the newest.
+inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+
+struct ServerOptions {
+  std::string name = "clawexec";
+  std::string version;
+  /// Sessions started through this connection are visible only to it.
+  std::string scope_key;
+};
+
+class Server {
+ public:
+  using Send = std::function<void(std::string line)>;
+
+  Server(exec::ExecService& service, Send send, ServerOptions options);
+
+  /// Handles one line of input (a JSON-RPC message).
+  void handle_line(std::string_view line);
+  /// A line longer than the transport's limit was skipped.
+  void handle_oversized(size_t bytes);
+  /// Sends a background completion text as notifications/message (if the level allows it).
+  void send_exec_event(const std::string& text);
+
+  size_t calls_in_flight() const { return in_flight_.size(); }
+
+ private:
+  void handle_request(const json::Value& id, const std::string& method, const json::Value& params);
+  void handle_notification(const std::string& method, const json::Value& params);
+  void initialize(const json::Value& id, const json::Value& params);
+  void call_tool(const json::Value& id, const json::Value& params);
+  void set_level(const json::Value& id, const json::Value& params);
+
+  exec::ExecService& service_;
+  Send send_;
+  ServerOptions options_;
+  int min_level_ = 0;  // index into the syslog-style levels; 0 = debug (everything)
+  std::map<std::string, std::shared_ptr<exec::CancelSignal>> in_flight_;  // by serialized id
+};
+
+}  // namespace clawexec::mcp
