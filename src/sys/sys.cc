@@ -174,6 +174,31 @@ Result<Pty> open_pty(const std::string& ptmx, uint16_t cols, uint16_t rows) {
   return Pty{std::move(master), std::string(name)};
 }
 
+Result<std::optional<std::string>> read_file_if_exists(const std::string& path, std::string_view operation) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return std::optional<std::string>();
+    return Error::from_errno(operation, err);
+  }
+  UniqueFd owned(fd);
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) return Error::from_errno(operation, errno);
+  if (S_ISDIR(info.st_mode)) return Error::from_errno(operation, EISDIR);
+  std::string text;
+  char buf[65536];
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::from_errno(operation, errno);
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  return std::optional<std::string>(std::move(text));
+}
+
 Result<void> write_all(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());

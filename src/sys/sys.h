@@ -74,6 +74,11 @@ struct Pty {
 };
 Result<Pty> open_pty(const std::string& ptmx, uint16_t cols, uint16_t rows);
 
+/// Reads a whole regular file. A missing file (ENOENT, or ENOTDIR for a path through a file)
+/// is nullopt, not an error; other failures (including a directory, EISDIR) are errors whose
+/// message starts with `operation` ("read config file /x: Permission denied").
+Result<std::optional<std::string>> read_file_if_exists(const std::string& path, std::string_view operation);
+
 /// Writes all of `data` to a blocking descriptor (retries on EINTR and short writes).
 Result<void> write_all(int fd, std::string_view data);
 

@@ -56,3 +56,21 @@ TEST(Sys, SignalToAVanishedProcessIsNotAnError) {
 
 }  // namespace
 }  // namespace clawexec::sys
+
+namespace clawexec::sys {
+namespace {
+
+TEST(Sys, ReadFileIfExistsTreatsMissingAsAbsentAndNamesOtherFailures) {
+  Result<std::optional<std::string>> missing = read_file_if_exists("/nonexistent/x.json", "read x");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_FALSE(missing->has_value());
+  Result<std::optional<std::string>> dir = read_file_if_exists("/tmp", "read config file /tmp");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.error().message, "read config file /tmp: Is a directory");
+  Result<std::optional<std::string>> self = read_file_if_exists("/proc/self/comm", "read comm");
+  ASSERT_TRUE(self.ok());
+  EXPECT_EQ(**self, "sys_test\n");
+}
+
+}  // namespace
+}  // namespace clawexec::sys

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing clawexec needs on Debian 12 (bookworm):
+# compilers and CMake, Boost 1.81 (Asio, Beast, JSON), CLI11, GoogleTest/GoogleMock,
+# Google Benchmark, and, with --test, Node.js plus the npm packages of the black-box tests.
+# Safe to run repeatedly; uses sudo when not root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+packages=(build-essential cmake ninja-build pkg-config ccache
+          libboost1.81-dev libboost-json1.81-dev libcli11-dev
+          libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "$want_test" = 1 ]; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$want_test" = 1 ]; then
+  (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds clawexec (Release) and starts the MCP server on stdio with the
+# embedded defaults (tools.exec: host=auto, security=full, ask=off, timeout 1800 s, yield
+# 10 s). Extra arguments go to `clawexec serve` (e.g. --agent ID). Build output goes to stderr
+# so stdout carries only the MCP protocol; an MCP client can use this script as its command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+{
+  scripts/install-deps.sh
+  cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLAWEXEC_TESTS=OFF -DCLAWEXEC_BENCH=OFF
+  cmake --build build-release --target clawexec clawexec-shim
+} 1>&2
+exec build-release/bin/clawexec serve "$@"
