@@ -52,6 +52,7 @@ Outcome run(SpawnSpec spec, std::function<void(Outcome&)> during = nullptr,
     if (!ec) io.stop();
   });
   while (!io.stopped() && !r.exit && !(r.started && !r.started->ok())) io.run_one();
+  r.process.reset();  // a Process must not outlive its io_context
   return r;
 }
 
