@@ -199,7 +199,13 @@ class ExecCall : public std::enable_shared_from_this<ExecCall> {
     auto self = shared_from_this();
     run_->on_started([self](Result<pid_t> pid) { self->started(std::move(pid)); });
     run_->on_exited([self](const ExecOutcome& outcome) { self->exited(outcome); });
-    if (ctx_.cancel) ctx_.cancel->on_cancel([self] { self->cancelled(); });
+    // Weak: the signal outlives this call in its owner, and must not keep the call alive.
+    std::weak_ptr<ExecCall> weak = self;
+    if (ctx_.cancel) {
+      ctx_.cancel->on_cancel([weak] {
+        if (auto call = weak.lock()) call->cancelled();
+      });
+    }
   }
 
  private:
@@ -242,6 +248,7 @@ class ExecCall : public std::enable_shared_from_this<ExecCall> {
     if (responded_) return;
     responded_ = true;
     yield_timer_.cancel();
+    ctx_.cancel.reset();
     ToolDone done = std::move(done_);
     done(std::move(result));
   }

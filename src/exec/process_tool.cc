@@ -139,6 +139,7 @@ class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
   void remove();
   void respond(ToolResult r) {
     if (!done_) return;
+    ctx_.cancel.reset();
     ToolDone done = std::move(done_);
     done_ = nullptr;
     done(std::move(r));
@@ -275,11 +276,13 @@ void ProcessAction::poll() {
       if (!ec) wake();
     });
     if (self->ctx_.cancel) {
-      self->ctx_.cancel->on_cancel([self, timer, finished] {
-        if (*finished) return;
+      std::weak_ptr<ProcessAction> weak = self;
+      self->ctx_.cancel->on_cancel([weak, timer, finished] {
+        auto action = weak.lock();
+        if (!action || *finished) return;
         *finished = true;
         timer->cancel();
-        self->respond(ToolResult::thrown("Tool execution was aborted"));
+        action->respond(ToolResult::thrown("Tool execution was aborted"));
       });
     }
     return;
