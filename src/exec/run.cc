@@ -148,10 +148,12 @@ void Run::handle_exit(proc::ExitStatus status) {
   std::shared_ptr<Run> keep_alive = shared_from_this();
   registry_.mark_exited(*session_, record, epoch_ms());
 
-  std::vector<ExitedHandler> handlers = std::move(exited_handlers_);
-  for (ExitedHandler& h : handlers) h(*outcome_);
+  // Waiting polls first: one that observes the end suppresses the completion notification
+  // (sent by an exit handler).
   notify_listeners();
   listeners_.clear();
+  std::vector<ExitedHandler> handlers = std::move(exited_handlers_);
+  for (ExitedHandler& h : handlers) h(*outcome_);
 }
 
 bool Run::stdin_writable() const { return !outcome_ && process_ && process_->input_writable(); }
