@@ -13,6 +13,7 @@
 #include "env/host_exec_env.h"
 #include "env/shell_select.h"
 #include "exec/service.h"
+#include "exec/tool_args.h"
 #include "exec/target.h"
 #include "sys/sys.h"
 
@@ -22,23 +23,6 @@ namespace {
 
 constexpr int64_t kMinYieldMs = 10;
 constexpr int64_t kMaxYieldMs = 120'000;
-
-std::optional<std::string> string_arg(const json::Object& args, std::string_view key) {
-  const json::Value* v = json::find(args, key);
-  if (!v || !v->is_string()) return std::nullopt;
-  return std::string(v->get_string());
-}
-
-std::optional<double> number_arg(const json::Object& args, std::string_view key) {
-  const json::Value* v = json::find(args, key);
-  return v ? json::as_number(*v) : std::nullopt;
-}
-
-std::optional<bool> bool_arg(const json::Object& args, std::string_view key) {
-  const json::Value* v = json::find(args, key);
-  if (!v || !v->is_bool()) return std::nullopt;
-  return v->get_bool();
-}
 
 // Models sometimes leave a broken XML tool-call suffix on string arguments.
 void strip_xml_artifacts(json::Object& args) {

@@ -1,7 +1,7 @@
-// The `process` tool (reference §2): list, poll (with the long wait), log, write, send-keys,
-// submit, paste, kill, clear and remove over the sessions of the caller's scope. Out-of-scope
-// sessions behave exactly like unknown ones. Output is delivered with drain semantics: each
-// poll returns what no earlier poll returned.
+// The `process` tool (reference §2): dispatch and the inspection actions (list, poll with the
+// long wait, log) over the sessions of the caller's scope; process_input.cc has the actions
+// that act on a session. Out-of-scope sessions behave exactly like unknown ones. Output is
+// delivered with drain semantics: each poll returns what no earlier poll returned.
 
 #include <algorithm>
 #include <cmath>
@@ -9,10 +9,11 @@
 #include "base/strings.h"
 #include "base/time.h"
 #include "base/utf.h"
+#include "exec/process_action.h"
 #include "exec/service.h"
+#include "exec/tool_args.h"
 #include "session/log_slice.h"
 #include "session/names.h"
-#include "term/key_encoding.h"
 
 namespace clawexec::exec {
 namespace asio = boost::asio;
@@ -21,6 +22,8 @@ namespace {
 constexpr int64_t kMaxPollWaitMs = 30'000;
 constexpr std::string_view kActions[] = {"list",  "poll", "log",  "write", "send-keys",
                                          "submit", "paste", "kill", "clear", "remove"};
+
+}  // namespace
 
 ToolResult fail(std::string text) {
   json::Object d;
@@ -31,37 +34,19 @@ ToolResult fail(std::string text) {
 
 ToolResult ok(std::string text, json::Object details) { return ToolResult{std::move(text), std::move(details), false}; }
 
-std::optional<std::string> string_arg(const json::Object& args, std::string_view key) {
-  const json::Value* v = json::find(args, key);
-  if (!v || !v->is_string()) return std::nullopt;
-  return std::string(v->get_string());
-}
-
-std::optional<double> number_arg(const json::Object& args, std::string_view key) {
-  const json::Value* v = json::find(args, key);
-  return v ? json::as_number(*v) : std::nullopt;
-}
-
-std::vector<std::string> strings_arg(const json::Object& args, std::string_view key) {
-  std::vector<std::string> out;
-  const json::Value* v = json::find(args, key);
-  if (!v || !v->is_array()) return out;
-  for (const json::Value& item : v->get_array()) {
-    if (item.is_string()) out.emplace_back(item.get_string());
-  }
-  return out;
-}
-
 void put_name(json::Object& d, const session::Session& s) {
   if (std::optional<std::string> name = session::derive_session_name(s.command)) d["name"] = *name;
 }
 
-struct RunningState {
-  bool stdin_writable = false;
-  bool waiting_for_input = false;
-  int64_t idle_ms = 0;
-  int64_t last_output_at = 0;
-};
+json::Object running_result_details(const session::Session& s) {
+  json::Object d;
+  d["status"] = "running";
+  d["sessionId"] = s.id;
+  put_name(d, s);
+  return d;
+}
+
+namespace {
 
 void put_running_state(json::Object& d, const RunningState& r) {
   d["stdinWritable"] = r.stdin_writable;
@@ -108,51 +93,6 @@ int64_t poll_wait_ms(const json::Object& args) {
 }
 
 }  // namespace
-
-class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
- public:
-  ProcessAction(ExecService& service, json::Object args, CallContext ctx, ToolDone done)
-      : service_(service), args_(std::move(args)), ctx_(std::move(ctx)), done_(std::move(done)) {}
-
-  void run();
-
- private:
-  bool in_scope(const std::shared_ptr<session::Session>& s) const { return s && s->scope_key == ctx_.scope_key; }
-  RunningState describe(const session::Session& s) const;
-  std::string input_wait_hint(const RunningState& r) const {
-    return r.waiting_for_input ? session::input_wait_hint(r.idle_ms) : "";
-  }
-  void list();
-  void poll();
-  void finish_poll();
-  ToolResult finished_poll(session::Session& s);
-  void log();
-  // write, send-keys, submit and paste share their preconditions.
-  std::shared_ptr<session::Session> writable_session();
-  void write();
-  void send_keys();
-  void submit();
-  void paste();
-  void write_then(std::shared_ptr<session::Session> s, std::string data, std::function<ToolResult()> result);
-  void kill();
-  void clear();
-  void remove();
-  void respond(ToolResult r) {
-    if (!done_) return;
-    ctx_.cancel.reset();
-    ToolDone done = std::move(done_);
-    done_ = nullptr;
-    done(std::move(r));
-  }
-
-  ExecService& service_;
-  json::Object args_;
-  CallContext ctx_;
-  ToolDone done_;
-  std::string id_;
-  std::shared_ptr<session::Session> running_;
-  std::shared_ptr<session::Session> finished_;
-};
 
 RunningState ProcessAction::describe(const session::Session& s) const {
   RunningState r;
@@ -342,137 +282,6 @@ void ProcessAction::log() {
   d["totalChars"] = slice.total_chars;
   d["truncated"] = record->output.truncated();
   respond(ok(std::move(text), std::move(d)));
-}
-
-std::shared_ptr<session::Session> ProcessAction::writable_session() {
-  if (!running_ || running_->exited) {
-    respond(fail("No active session found for " + id_));
-    return nullptr;
-  }
-  if (!running_->backgrounded) {
-    respond(fail("Session " + id_ + " is not backgrounded."));
-    return nullptr;
-  }
-  if (!running_->control || !running_->control->stdin_writable()) {
-    respond(fail("Session " + id_ + " stdin is not writable."));
-    return nullptr;
-  }
-  return running_;
-}
-
-json::Object running_result_details(const session::Session& s) {
-  json::Object d;
-  d["status"] = "running";
-  d["sessionId"] = s.id;
-  put_name(d, s);
-  return d;
-}
-
-void ProcessAction::write_then(std::shared_ptr<session::Session> s, std::string data,
-                               std::function<ToolResult()> result) {
-  auto self = shared_from_this();
-  s->control->write_stdin(std::move(data), [self, result = std::move(result)](Result<void> written) {
-    if (!written.ok()) return self->respond(fail("Session " + self->id_ + " stdin is not writable."));
-    self->respond(result());
-  });
-}
-
-void ProcessAction::write() {
-  std::shared_ptr<session::Session> s = writable_session();
-  if (!s) return;
-  std::string data = string_arg(args_, "data").value_or("");
-  bool eof = json::find(args_, "eof") && json::find(args_, "eof")->is_bool() && json::find(args_, "eof")->get_bool();
-  size_t bytes = data.size();
-  std::string id = id_;
-  write_then(s, std::move(data), [s, bytes, eof, id] {
-    if (eof && s->control) s->control->close_stdin();
-    return ok("Wrote " + std::to_string(bytes) + " bytes to session " + id + (eof ? " (stdin closed)" : "") + ".",
-              running_result_details(*s));
-  });
-}
-
-void ProcessAction::send_keys() {
-  std::shared_ptr<session::Session> s = writable_session();
-  if (!s) return;
-  term::KeyRequest input;
-  input.literal = string_arg(args_, "literal").value_or("");
-  input.hex = strings_arg(args_, "hex");
-  input.keys = strings_arg(args_, "keys");
-  if (s->cursor_key_mode == term::CursorKeyMode::kUnknown && term::has_cursor_mode_sensitive_keys(input.keys)) {
-    return respond(fail("Session " + id_ +
-                        " cursor key mode is not known yet. Poll or log until startup output appears, then retry "
-                        "send-keys."));
-  }
-  term::EncodedKeys encoded = term::encode_key_sequence(input, s->cursor_key_mode);
-  if (encoded.data.empty()) return respond(fail("No key data provided."));
-  std::string text = "Sent " + std::to_string(encoded.data.size()) + " bytes to session " + id_ + ".";
-  if (!encoded.warnings.empty()) text += "\nWarnings:\n- " + join(encoded.warnings, "\n- ");
-  write_then(s, std::move(encoded.data), [s, text] { return ok(text, running_result_details(*s)); });
-}
-
-void ProcessAction::submit() {
-  std::shared_ptr<session::Session> s = writable_session();
-  if (!s) return;
-  std::string text = "Submitted session " + id_ + " (sent CR).";
-  write_then(s, "\r", [s, text] { return ok(text, running_result_details(*s)); });
-}
-
-void ProcessAction::paste() {
-  std::shared_ptr<session::Session> s = writable_session();
-  if (!s) return;
-  std::string pasted = string_arg(args_, "text").value_or("");
-  const json::Value* bracketed = json::find(args_, "bracketed");
-  bool bracket = !(bracketed && bracketed->is_bool() && !bracketed->get_bool());
-  std::string payload =
-      term::encode_paste(pasted, bracket ? term::PasteBracketing::kBracketed : term::PasteBracketing::kRaw);
-  if (payload.empty()) return respond(fail("No paste text provided."));
-  std::string text = "Pasted " + std::to_string(utf16_length(pasted)) + " chars to session " + id_ + ".";
-  write_then(s, std::move(payload), [s, text] { return ok(text, running_result_details(*s)); });
-}
-
-void ProcessAction::kill() {
-  if (!running_ || running_->exited) return respond(fail("No active session found for " + id_));
-  if (!running_->backgrounded) return respond(fail("Session " + id_ + " is not backgrounded."));
-  if (!running_->control || !running_->control->cancel()) {
-    return respond(fail("Unable to terminate session " + id_ +
-                        ": no active supervisor cancellation handle. Use process poll to check whether it is "
-                        "already exiting."));
-  }
-  running_->poll_backoff.reset();
-  json::Object d;
-  d["status"] = "completed";
-  put_name(d, *running_);
-  respond(ok("Termination requested for session " + id_ + ".", std::move(d)));
-}
-
-void ProcessAction::clear() {
-  if (!finished_) return respond(fail("No finished session found for " + id_));
-  service_.registry().remove(id_);
-  json::Object d;
-  d["status"] = "completed";
-  respond(ok("Cleared session " + id_ + ".", std::move(d)));
-}
-
-void ProcessAction::remove() {
-  json::Object d;
-  d["status"] = "completed";
-  if (running_ && !running_->exited) {
-    if (!running_->backgrounded) return respond(fail("Session " + id_ + " is not backgrounded."));
-    if (!running_->control || !running_->control->cancel()) {
-      return respond(fail("Unable to remove session " + id_ +
-                          ": no active supervisor cancellation handle. Use process poll to check whether it is "
-                          "already exiting."));
-    }
-    running_->backgrounded = false;
-    service_.registry().remove(id_);
-    put_name(d, *running_);
-    return respond(ok("Removed session " + id_ + " (termination requested).", std::move(d)));
-  }
-  if (finished_) {
-    service_.registry().remove(id_);
-    return respond(ok("Removed session " + id_ + ".", std::move(d)));
-  }
-  respond(fail("No session found for " + id_));
 }
 
 void ExecService::process(const json::Object& args, CallContext ctx, ToolDone done) {
