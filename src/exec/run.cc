@@ -24,7 +24,7 @@ Run::Run(asio::io_context& io, session::Registry& registry, RunRequest request, 
       kill_timer_(io) {}
 
 Result<std::shared_ptr<Run>> Run::start(asio::io_context& io, session::Registry& registry, RunRequest request,
-                                        const std::string& shim_path, KillTiming timing) {
+                                        proc::Spawner& spawner, KillTiming timing) {
   std::shared_ptr<Run> run(new Run(io, registry, std::move(request), timing));
   std::weak_ptr<Run> weak = run;
   proc::Process::Events events;
@@ -37,7 +37,7 @@ Result<std::shared_ptr<Run>> Run::start(asio::io_context& io, session::Registry&
   events.exited = [weak](proc::ExitStatus status) {
     if (auto self = weak.lock()) self->handle_exit(status);
   };
-  run->process_ = TRY(proc::Process::start(io, run->request_.spawn, shim_path, std::move(events)));
+  run->process_ = TRY(proc::Process::start(io, run->request_.spawn, spawner, std::move(events)));
 
   int64_t now = epoch_ms();
   run->started_steady_ms_ = steady_ms();

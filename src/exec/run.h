@@ -47,7 +47,7 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   /// Spawns the command and registers its session. Errors are synchronous spawn failures
   /// (e.g. no PTY); a failing execve of the shell arrives through on_started.
   static Result<std::shared_ptr<Run>> start(boost::asio::io_context& io, session::Registry& registry,
-                                            RunRequest request, const std::string& shim_path,
+                                            RunRequest request, proc::Spawner& spawner,
                                             KillTiming timing = {});
 
   /// Called once: the pid, or the error that kept the command from starting.

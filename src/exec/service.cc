@@ -13,13 +13,14 @@ namespace asio = boost::asio;
 ExecService::ExecService(asio::io_context& io, ServiceConfig config)
     : io_(io),
       config_(std::move(config)),
+      spawner_(config_.shim_path),
       registry_([](uint32_t bound) { return sys::random_below(bound); }),
       sweep_timer_(io) {}
 
 ExecService::~ExecService() = default;
 
 Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
-  std::shared_ptr<Run> run = TRY(Run::start(io_, registry_, std::move(request), config_.shim_path, config_.kill_timing));
+  std::shared_ptr<Run> run = TRY(Run::start(io_, registry_, std::move(request), spawner_, config_.kill_timing));
   std::weak_ptr<Run> weak = run;
   run->on_exited([this, weak](const ExecOutcome&) {
     if (auto r = weak.lock()) on_run_exited(r);

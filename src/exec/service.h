@@ -16,6 +16,7 @@
 #include "config/exec_settings.h"
 #include "env/env_list.h"
 #include "exec/run.h"
+#include "proc/spawner.h"
 #include "json/json.h"
 #include "session/registry.h"
 
@@ -113,6 +114,7 @@ class ExecService {
 
   boost::asio::io_context& io_;
   ServiceConfig config_;
+  proc::Spawner spawner_;
   session::Registry registry_;
   Notifier notifier_;
   boost::asio::steady_timer sweep_timer_;

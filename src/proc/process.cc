@@ -43,17 +43,18 @@ Process::Process(asio::io_context& io, SpawnedShim shim, bool pty, Events events
       control_(io, shim.control.release()),
       output_(io, shim.output.release()),
       input_(io),
-      pidfd_(io, shim.pidfd.release()),
+      pidfd_(io),
       pty_(pty),
       events_(std::move(events)) {
   if (shim.input) input_.assign(shim.input.release());
+  if (shim.pidfd) pidfd_.assign(shim.pidfd.release());
 }
 
 Process::~Process() = default;
 
-Result<std::shared_ptr<Process>> Process::start(asio::io_context& io, const SpawnSpec& spec,
-                                                const std::string& shim_path, Events events) {
-  SpawnedShim shim = TRY(spawn_with_shim(spec, shim_path));
+Result<std::shared_ptr<Process>> Process::start(asio::io_context& io, const SpawnSpec& spec, Spawner& spawner,
+                                                Events events) {
+  SpawnedShim shim = TRY(spawner.spawn(spec));
   std::string program = spec.program;
   // The started event needs the program name for a readable exec-failure message.
   auto started = std::move(events.started);
@@ -68,7 +69,7 @@ Result<std::shared_ptr<Process>> Process::start(asio::io_context& io, const Spaw
       new Process(io, std::move(shim), spec.terminal == Terminal::kPty, std::move(events)));
   process->watch_control();
   process->watch_output();
-  process->watch_shim_exit();
+  if (process->pidfd_.is_open()) process->watch_shim_exit();
   return process;
 }
 

@@ -16,6 +16,7 @@
 
 #include "base/result.h"
 #include "proc/spawn.h"
+#include "proc/spawner.h"
 
 namespace clawexec::proc {
 
@@ -38,9 +39,9 @@ class Process : public std::enable_shared_from_this<Process> {
     std::function<void(ExitStatus)> exited;
   };
 
-  /// Spawns the command under the shim and starts watching it. `started` is delivered later.
+  /// Spawns the command under a supervisor and starts watching it. `started` is delivered later.
   static Result<std::shared_ptr<Process>> start(boost::asio::io_context& io, const SpawnSpec& spec,
-                                                const std::string& shim_path, Events events);
+                                                Spawner& spawner, Events events);
 
   ~Process();
   Process(const Process&) = delete;

@@ -1,7 +1,10 @@
 #include "proc/process.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -9,12 +12,21 @@
 #include <string>
 #include <thread>
 
+#include "shim/protocol.h"
+#include "sys/sys.h"
+
 namespace clawexec::proc {
 namespace {
 
 namespace asio = boost::asio;
 
 const std::string kShim = std::string(CLAWEXEC_BINARY_DIR) + "/bin/clawexec-shim";
+
+// One spawner for the whole test binary, like one per server.
+Spawner& spawner() {
+  static Spawner instance(kShim);
+  return instance;
+}
 
 struct Outcome {
   std::string output;
@@ -43,7 +55,7 @@ Outcome run(SpawnSpec spec, std::function<void(Outcome&)> during = nullptr,
   };
   events.output = [&](std::string_view bytes) { r.output.append(bytes); };
   events.exited = [&](ExitStatus s) { r.exit = s; };
-  Result<std::shared_ptr<Process>> p = Process::start(io, spec, kShim, events);
+  Result<std::shared_ptr<Process>> p = Process::start(io, spec, spawner(), events);
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
   if (!p.ok()) return r;
   r.process = *p;
@@ -157,11 +169,41 @@ TEST(Process, DeliversLargeOutputCompletely) {
   EXPECT_EQ(r.output.size(), 20000000u);
 }
 
+TEST(Process, SpawnerHelperIsRestartedAfterItDies) {
+  ASSERT_EQ(run(shell("echo one")).output, "one\n");
+  pid_t helper = spawner().helper_pid();
+  ASSERT_GT(helper, 0);
+  ASSERT_EQ(::kill(helper, SIGKILL), 0);
+  for (int i = 0; i < 100 && ::kill(helper, 0) == 0; ++i) {
+    ::waitpid(helper, nullptr, WNOHANG);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(run(shell("echo two")).output, "two\n");
+  EXPECT_NE(spawner().helper_pid(), helper);
+}
+
+TEST(Process, DirectShimPathRunsCommandsToo) {
+  asio::io_context io;
+  Result<SpawnedShim> shim = spawn_with_shim(shell("echo direct; exit 4"), kShim);
+  ASSERT_TRUE(shim.ok()) << shim.error().message;
+  EXPECT_GT(shim->shim_pid, 0);
+  EXPECT_TRUE(shim->pidfd.valid());
+  // The control socket reports the command's pid, then its exit code.
+  ::fcntl(shim->control.get(), F_SETFL, 0);
+  shim::Message m{};
+  ASSERT_EQ(::recv(shim->control.get(), &m, sizeof m, 0), static_cast<ssize_t>(sizeof m));
+  EXPECT_EQ(m.kind, shim::MessageKind::kStarted);
+  ASSERT_EQ(::recv(shim->control.get(), &m, sizeof m, 0), static_cast<ssize_t>(sizeof m));
+  EXPECT_EQ(m.kind, shim::MessageKind::kExitedCode);
+  EXPECT_EQ(m.value, 4);
+  EXPECT_TRUE(sys::reap(shim->shim_pid).ok());
+}
+
 TEST(Process, MissingPtyDeviceFailsToStart) {
   SpawnSpec spec = shell("true", Terminal::kPty);
   spec.ptmx = "/nonexistent/ptmx";
   asio::io_context io;
-  Result<std::shared_ptr<Process>> p = Process::start(io, spec, kShim, {});
+  Result<std::shared_ptr<Process>> p = Process::start(io, spec, spawner(), {});
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.error().message, "open /nonexistent/ptmx: No such file or directory");
 }

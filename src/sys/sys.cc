@@ -20,6 +20,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 
 namespace clawexec::sys {
 
@@ -35,6 +37,54 @@ Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair() {
     return Error::from_errno("socketpair(AF_UNIX, SOCK_SEQPACKET)", errno);
   }
   return std::pair{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+Result<std::pair<UniqueFd, UniqueFd>> make_stream_pair() {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    return Error::from_errno("socketpair(AF_UNIX, SOCK_STREAM)", errno);
+  }
+  return std::pair{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+Result<void> send_with_fds(int socket, std::string_view data, const int* fds, int fd_count) {
+  std::vector<char> control(CMSG_SPACE(sizeof(int) * static_cast<size_t>(fd_count)));
+  bool first = true;
+  while (!data.empty() || first) {
+    struct iovec iov = {const_cast<char*>(data.data()), data.size()};
+    struct msghdr msg = {};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (first && fd_count > 0) {
+      msg.msg_control = control.data();
+      msg.msg_controllen = control.size();
+      struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN(sizeof(int) * static_cast<size_t>(fd_count));
+      std::memcpy(CMSG_DATA(c), fds, sizeof(int) * static_cast<size_t>(fd_count));
+    }
+    ssize_t n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::from_errno("send spawn request", errno);
+    }
+    first = false;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return {};
+}
+
+Result<UniqueFd> open_terminal(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return Error::from_errno("open " + path, errno);
+  return UniqueFd(fd);
+}
+
+Result<UniqueFd> open_null() {
+  int fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (fd < 0) return Error::from_errno("open /dev/null", errno);
+  return UniqueFd(fd);
 }
 
 Result<UniqueFd> pidfd_open(pid_t pid) {

@@ -25,6 +25,19 @@ Result<Pipe> make_pipe(int extra_flags = 0);
 /// A connected AF_UNIX SOCK_SEQPACKET pair, both ends close-on-exec.
 Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair();
 
+/// A connected AF_UNIX SOCK_STREAM pair, both ends close-on-exec.
+Result<std::pair<UniqueFd, UniqueFd>> make_stream_pair();
+
+/// Sends `data` on a blocking stream socket, attaching `fds` (SCM_RIGHTS) to its first byte.
+/// A peer that is gone is an error with sys_errno EPIPE.
+Result<void> send_with_fds(int socket, std::string_view data, const int* fds, int fd_count);
+
+/// Opens a terminal device without making it our controlling terminal (close-on-exec).
+Result<UniqueFd> open_terminal(const std::string& path);
+
+/// /dev/null, read-write, close-on-exec.
+Result<UniqueFd> open_null();
+
 /// pidfd_open(pid): a descriptor that becomes readable when the process exits.
 Result<UniqueFd> pidfd_open(pid_t pid);
 
