@@ -105,6 +105,7 @@ void report_failure(int control_fd, int err) {
 
 [[noreturn]] void become_supervisor(Request& r) {
   ::signal(SIGCHLD, SIG_DFL);
+  ::prctl(PR_SET_NAME, "clawexec-super");  // tell supervisors from the spawner in `ps -o comm`
   // Received descriptors are all >= 4: 0-2 are the spawner's /dev/null and 3 its socket, which
   // the control descriptor replaces.
   ::dup2(r.fds[0], 0);
