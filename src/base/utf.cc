@@ -95,45 +95,64 @@ size_t decode_utf8(std::string_view s, char32_t& cp) {
   return len;
 }
 
+namespace {
+
+// One step of UTF-8 validation at `i`: the length of the valid sequence there, or, when it is
+// invalid, how many bytes form the invalid part (its "maximal subpart", at least 1).
+struct Utf8Step {
+  bool valid;
+  size_t length;
+};
+
+Utf8Step utf8_step(std::string_view in, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(in[k]); };
+  unsigned char c = byte(i);
+  if (c < 0x80) return {true, 1};
+  size_t need = 0;
+  char32_t cp = 0;
+  char32_t min = 0;
+  if (c >= 0xC2 && c <= 0xDF) {
+    need = 1, cp = c & 0x1F, min = 0x80;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    need = 2, cp = c & 0x0F, min = 0x800;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    need = 3, cp = c & 0x07, min = 0x10000;
+  } else {
+    return {false, 1};
+  }
+  size_t k = 1;
+  for (; k <= need && i + k < in.size() && is_continuation(byte(i + k)); ++k) {
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if (k <= need || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {false, k};
+  return {true, need + 1};
+}
+
+}  // namespace
+
 std::string to_valid_utf8(std::string_view in) {
   std::string out;
   out.reserve(in.size());
   size_t i = 0;
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(in[k]); };
   while (i < in.size()) {
-    unsigned char c = byte(i);
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-      continue;
-    }
-    size_t need = 0;
-    char32_t cp = 0;
-    char32_t min = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      need = 1, cp = c & 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      need = 2, cp = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      need = 3, cp = c & 0x07, min = 0x10000;
+    Utf8Step step = utf8_step(in, i);
+    if (step.valid) {
+      out.append(in.substr(i, step.length));
     } else {
       append_utf8(out, 0xFFFD);
-      ++i;
-      continue;
     }
-    size_t k = 1;
-    for (; k <= need && i + k < in.size() && is_continuation(byte(i + k)); ++k) {
-      cp = (cp << 6) | (byte(i + k) & 0x3F);
-    }
-    if (k <= need || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      append_utf8(out, 0xFFFD);
-      i += (k > 1 ? k : 1);
-      continue;
-    }
-    out.append(in.substr(i, need + 1));
-    i += need + 1;
+    i += step.length;
   }
   return out;
+}
+
+size_t find_invalid_utf8(std::string_view bytes) {
+  for (size_t i = 0; i < bytes.size();) {
+    Utf8Step step = utf8_step(bytes, i);
+    if (!step.valid) return i;
+    i += step.length;
+  }
+  return std::string_view::npos;
 }
 
 bool is_js_whitespace(char32_t cp) {

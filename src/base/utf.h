@@ -35,6 +35,10 @@ size_t decode_utf8(std::string_view utf8, char32_t& code_point);
 /// Replaces every invalid UTF-8 sequence with U+FFFD (like a TextDecoder without fatal).
 std::string to_valid_utf8(std::string_view bytes);
 
+/// Byte offset of the first invalid UTF-8 sequence (overlong forms, surrogates and values above
+/// U+10FFFF are invalid), or npos when the text is valid.
+size_t find_invalid_utf8(std::string_view bytes);
+
 /// JavaScript's String.prototype.trim(): strips ASCII and Unicode white space
 /// (including U+00A0, U+2028, U+FEFF...) from both ends.
 std::string_view js_trim(std::string_view utf8);

@@ -55,3 +55,23 @@ TEST(TruncateMiddle, KeepsBothEnds) {
 
 }  // namespace
 }  // namespace clawexec
+
+namespace clawexec {
+namespace {
+
+TEST(Utf8, FindInvalidPointsAtTheFirstBadSequence) {
+  EXPECT_EQ(find_invalid_utf8("plain é 😀"), std::string_view::npos);
+  EXPECT_EQ(find_invalid_utf8("ab\xC0\x80"), 2u);          // overlong
+  EXPECT_EQ(find_invalid_utf8("x\xED\xA0\x80"), 1u);       // surrogate
+  EXPECT_EQ(find_invalid_utf8("xy\xF4\x90\x80\x80"), 2u);  // above U+10FFFF
+  EXPECT_EQ(find_invalid_utf8("abc\xE2\x82"), 3u);         // truncated
+}
+
+TEST(Utf8, ReplacementFollowsMaximalSubparts) {
+  // A valid lead with a missing continuation is one replacement; the next byte starts afresh.
+  EXPECT_EQ(to_valid_utf8("\xE2\x82" "A"), "\xEF\xBF\xBD" "A");
+  EXPECT_EQ(to_valid_utf8("\xFF\xFE"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+}  // namespace
+}  // namespace clawexec

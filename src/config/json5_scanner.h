@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/utf.h"
+
 namespace clawexec::config::json5_detail {
 
 /// True for code points that may start a JSON5 (ECMAScript 5.1) identifier.
@@ -16,9 +18,8 @@ bool is_identifier_start(char32_t cp);
 /// True for code points that may continue a JSON5 identifier.
 bool is_identifier_part(char32_t cp);
 
-/// Byte offset of the first byte that is not part of well-formed UTF-8 (no overlongs,
-/// surrogates or code points above U+10FFFF), or npos when the whole text is valid.
-size_t find_invalid_utf8(std::string_view text);
+/// Byte offset of the first byte that is not part of well-formed UTF-8 (base/utf.h).
+using ::clawexec::find_invalid_utf8;
 
 struct ScanFailure {
   size_t offset = 0;

@@ -246,7 +246,6 @@ bool in_table(const CodePointRange (&table)[N], char32_t cp) {
   return it != std::begin(table) && cp <= std::prev(it)->last;
 }
 
-bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
 }  // namespace
 
@@ -262,39 +261,6 @@ bool is_identifier_part(char32_t cp) {
   if (cp < 0x80) return cp >= '0' && cp <= '9';
   if (cp == 0x200C || cp == 0x200D) return true;  // ZWNJ, ZWJ
   return in_table(kIdentifierPartExtraRanges, cp);
-}
-
-size_t find_invalid_utf8(std::string_view text) {
-  size_t i = 0;
-  const size_t n = text.size();
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  while (i < n) {
-    unsigned char c = byte(i);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t need;
-    char32_t cp;
-    char32_t min;
-    if (c >= 0xC2 && c <= 0xDF) {
-      need = 1, cp = c & 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      need = 2, cp = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      need = 3, cp = c & 0x07, min = 0x10000;
-    } else {
-      return i;
-    }
-    if (i + need >= n) return i;  // truncated sequence
-    for (size_t k = 1; k <= need; ++k) {
-      if (!is_continuation(byte(i + k))) return i;
-      cp = (cp << 6) | (byte(i + k) & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += need + 1;
-  }
-  return std::string_view::npos;
 }
 
 }  // namespace clawexec::config::json5_detail

@@ -43,12 +43,8 @@ int exit_code_of(const exec::ToolResult& result) {
 
 int run_exec_once(const ExecOnceOptions& options) {
   prepare_process();
-  Result<Setup> setup = load_setup(options.agent_id);
-  if (!setup.ok()) {
-    std::fprintf(stderr, "clawexec exec: %s\n", setup.error().message.c_str());
-    return 1;
-  }
-  for (const std::string& w : setup->warnings) std::fprintf(stderr, "clawexec exec: warning: %s\n", w.c_str());
+  std::optional<Setup> setup = load_setup_reporting(options.agent_id, "exec");
+  if (!setup) return 1;
   asio::io_context io;
   exec::ExecService service(io, std::move(setup->service));
   json::Object args;

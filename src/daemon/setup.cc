@@ -5,6 +5,8 @@
 
 #include <signal.h>
 
+#include <cstdio>
+
 #include "config/paths.h"
 #include "env/env_list.h"
 #include "proc/spawn.h"
@@ -82,6 +84,17 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.inherited_env = process_environment();
   if (const char* ptmx = std::getenv("CLAWEXEC_PTMX"); ptmx && *ptmx) setup.service.ptmx = ptmx;
   return setup;
+}
+
+std::optional<Setup> load_setup_reporting(const std::string& agent_id, std::string_view command) {
+  Result<Setup> setup = load_setup(agent_id);
+  std::string prefix = "clawexec " + std::string(command) + ": ";
+  if (!setup.ok()) {
+    std::fprintf(stderr, "%s%s\n", prefix.c_str(), setup.error().message.c_str());
+    return std::nullopt;
+  }
+  for (const std::string& w : setup->warnings) std::fprintf(stderr, "%swarning: %s\n", prefix.c_str(), w.c_str());
+  return std::move(setup).value();
 }
 
 }  // namespace clawexec::daemon

@@ -132,12 +132,8 @@ void start_reader(std::shared_ptr<ReaderSink> sink) {
 
 int run_stdio_server(const ServeOptions& options) {
   prepare_process();
-  Result<Setup> setup = load_setup(options.agent_id);
-  if (!setup.ok()) {
-    std::fprintf(stderr, "clawexec serve: %s\n", setup.error().message.c_str());
-    return 1;
-  }
-  for (const std::string& w : setup->warnings) std::fprintf(stderr, "clawexec serve: warning: %s\n", w.c_str());
+  std::optional<Setup> setup = load_setup_reporting(options.agent_id, "serve");
+  if (!setup) return 1;
 
   asio::io_context io;
   exec::ExecService service(io, std::move(setup->service));

@@ -73,12 +73,11 @@ Result<std::shared_ptr<Process>> Process::start(asio::io_context& io, const Spaw
   return process;
 }
 
-void Process::watch_control() {
-  control_.async_wait(asio::posix::descriptor_base::wait_read,
-                      [self = shared_from_this()](const boost::system::error_code& ec) {
-                        if (ec) return;
-                        self->on_control_readable();
-                      });
+void Process::watch(asio::posix::stream_descriptor& descriptor, void (Process::*handler)()) {
+  descriptor.async_wait(asio::posix::descriptor_base::wait_read,
+                        [self = shared_from_this(), handler](const boost::system::error_code& ec) {
+                          if (!ec) ((*self).*handler)();
+                        });
 }
 
 void Process::on_control_readable() {
@@ -127,14 +126,6 @@ void Process::on_control_readable() {
         break;
     }
   }
-}
-
-void Process::watch_output() {
-  output_.async_wait(asio::posix::descriptor_base::wait_read,
-                     [self = shared_from_this()](const boost::system::error_code& ec) {
-                       if (ec) return;
-                       self->on_output_readable();
-                     });
 }
 
 void Process::on_output_readable() {

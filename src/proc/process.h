@@ -72,9 +72,11 @@ class Process : public std::enable_shared_from_this<Process> {
 
  private:
   Process(boost::asio::io_context& io, SpawnedShim shim, bool pty, Events events);
-  void watch_control();
+  /// Calls `handler` once `descriptor` is readable (unless the wait is cancelled).
+  void watch(boost::asio::posix::stream_descriptor& descriptor, void (Process::*handler)());
+  void watch_control() { watch(control_, &Process::on_control_readable); }
   void on_control_readable();
-  void watch_output();
+  void watch_output() { watch(output_, &Process::on_output_readable); }
   void on_output_readable();
   void watch_shim_exit();
   void pump_writes();

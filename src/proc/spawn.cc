@@ -1,11 +1,11 @@
-// posix_spawn of clawexec-shim with the command's stdio prepared as file actions.
+// Preparing a command's descriptors and starting clawexec-shim processes with posix_spawn.
 //
-// The shim gets: fd 0 = /dev/null, a stdin pipe, or the PTY slave; fds 1 and 2 = one pipe
-// (stdout and stderr merged in true arrival order) or the PTY slave; fd 3 = its end of the
-// control socket. Every other descriptor is closed in the child (closefrom), signal dispositions
-// and mask are reset (the server ignores SIGPIPE; commands must not inherit that), the shim gets
-// its own process group (terminal signals aimed at the server's group do not hit it), and the
-// working directory is set by a chdir file action.
+// A command gets: fd 0 = /dev/null, a stdin pipe, or the PTY slave; fds 1 and 2 = one pipe
+// (stdout and stderr merged in true arrival order) or the PTY slave; fd 3 = its supervisor's
+// end of the control socket. A shim process has every other descriptor closed (closefrom), its
+// signal dispositions and mask reset (the server ignores SIGPIPE; commands must not inherit
+// that), its own process group (terminal signals aimed at the server's group do not hit it),
+// and its working directory set by a chdir file action.
 
 #include "proc/spawn.h"
 
@@ -20,8 +20,6 @@
 
 #include "shim/protocol.h"
 #include "sys/sys.h"
-
-extern char** environ;
 
 namespace clawexec::proc {
 namespace {
@@ -90,66 +88,70 @@ Result<void> configure_attributes(SpawnAttributes& attr) {
 
 }  // namespace
 
-Result<SpawnedShim> spawn_with_shim(const SpawnSpec& spec, const std::string& shim_path) {
-  SpawnedShim shim;
-  SpawnActions actions;
-  if (!actions.ok()) return Error::internal("posix_spawn_file_actions_init failed");
-  auto [server_control, shim_control] = TRY(sys::make_seqpacket_pair());
-
-  sys::UniqueFd child_stdin;   // kept open until the spawn is done
-  sys::UniqueFd child_output;  // likewise
-  sys::Pty pty;
+Result<ChildStdio> prepare_stdio(const SpawnSpec& spec, SpawnedShim& shim) {
+  ChildStdio child;
   if (spec.terminal == Terminal::kPty) {
-    pty = TRY(sys::open_pty(spec.ptmx, spec.columns, spec.rows));
-    TRY(check(::posix_spawn_file_actions_addopen(actions.get(), 0, pty.slave_path.c_str(), O_RDWR, 0),
-              "posix_spawn_file_actions_addopen"));
-    TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), 0, 1), "adddup2"));
-    TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), 0, 2), "adddup2"));
+    sys::Pty pty = TRY(sys::open_pty(spec.ptmx, spec.columns, spec.rows));
+    // Opened with O_NOCTTY (the server must not acquire it); the command makes it its
+    // controlling terminal itself (setsid + TIOCSCTTY in the supervisor).
+    child.in = TRY(sys::open_terminal(pty.slave_path));
     int dup_fd = ::fcntl(pty.master.get(), F_DUPFD_CLOEXEC, 0);
     if (dup_fd < 0) return Error::from_errno("dup PTY master", errno);
     shim.input.reset(dup_fd);
     shim.output = std::move(pty.master);
-  } else {
-    sys::Pipe out = TRY(sys::make_pipe());
-    ignore_error(sys::set_pipe_size(out.read_end.get(), kOutputPipeBytes));
-    if (spec.stdin_mode == StdinMode::kPipe) {
-      sys::Pipe in = TRY(sys::make_pipe());
-      TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), in.read_end.get(), 0), "adddup2"));
-      child_stdin = std::move(in.read_end);
-      shim.input = std::move(in.write_end);
-    } else {
-      TRY(check(::posix_spawn_file_actions_addopen(actions.get(), 0, "/dev/null", O_RDONLY, 0),
-                "posix_spawn_file_actions_addopen"));
-    }
-    TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), out.write_end.get(), 1), "adddup2"));
-    TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), out.write_end.get(), 2), "adddup2"));
-    child_output = std::move(out.write_end);
-    shim.output = std::move(out.read_end);
+    return child;
   }
-  TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), shim_control.get(), shim::kControlFd),
-            "adddup2"));
-  TRY(check(::posix_spawn_file_actions_addclosefrom_np(actions.get(), shim::kControlFd + 1),
-            "addclosefrom"));
-  if (!spec.cwd.empty()) {
-    TRY(check(::posix_spawn_file_actions_addchdir_np(actions.get(), spec.cwd.c_str()), "addchdir"));
+  sys::Pipe out = TRY(sys::make_pipe());
+  ignore_error(sys::set_pipe_size(out.read_end.get(), kOutputPipeBytes));
+  if (spec.stdin_mode == StdinMode::kPipe) {
+    sys::Pipe in = TRY(sys::make_pipe());
+    child.in = std::move(in.read_end);
+    shim.input = std::move(in.write_end);
+  } else {
+    child.in = TRY(sys::open_null());
+  }
+  child.out = std::move(out.write_end);
+  shim.output = std::move(out.read_end);
+  return child;
+}
+
+Result<pid_t> spawn_shim_process(const std::string& shim_path, const std::vector<std::string>& argv,
+                                 const std::vector<std::string>& env, const ShimFds& fds, const std::string& cwd) {
+  SpawnActions actions;
+  if (!actions.ok()) return Error::internal("posix_spawn_file_actions_init failed");
+  for (int target = 0; target < static_cast<int>(fds.size()); ++target) {
+    int source = fds[static_cast<size_t>(target)];
+    if (source >= 0) {
+      TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), source, target), "adddup2"));
+    } else {
+      TRY(check(::posix_spawn_file_actions_addopen(actions.get(), target, "/dev/null", O_RDWR, 0), "addopen"));
+    }
+  }
+  TRY(check(::posix_spawn_file_actions_addclosefrom_np(actions.get(), shim::kControlFd + 1), "addclosefrom"));
+  if (!cwd.empty()) {
+    TRY(check(::posix_spawn_file_actions_addchdir_np(actions.get(), cwd.c_str()), "addchdir"));
   }
   SpawnAttributes attr;
   TRY(configure_attributes(attr));
-
-  std::vector<std::string> shim_argv{shim_path,
-                                     spec.terminal == Terminal::kPty ? shim::kModePty : shim::kModePipes,
-                                     spec.program};
-  shim_argv.insert(shim_argv.end(), spec.argv.begin(), spec.argv.end());
-  std::vector<char*> argv = c_strings(shim_argv);
-  std::vector<char*> envp = c_strings(spec.env);
+  std::vector<char*> argv_c = c_strings(argv);
+  std::vector<char*> envp = c_strings(env);
   pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, shim_path.c_str(), actions.get(), attr.get(), argv.data(), envp.data());
-  if (rc != 0) {
-    if (rc == ENOENT && !spec.cwd.empty() && !sys::is_directory(spec.cwd)) {
-      return Error::from_errno("spawn in working directory " + spec.cwd, rc);
-    }
-    return Error::from_errno("spawn " + shim_path, rc);
-  }
+  int rc = ::posix_spawn(&pid, shim_path.c_str(), actions.get(), attr.get(), argv_c.data(), envp.data());
+  if (rc != 0) return Error::from_errno("spawn " + shim_path, rc);
+  return pid;
+}
+
+Result<SpawnedShim> spawn_with_shim(const SpawnSpec& spec, const std::string& shim_path) {
+  SpawnedShim shim;
+  auto [server_control, shim_control] = TRY(sys::make_seqpacket_pair());
+  ChildStdio child = TRY(prepare_stdio(spec, shim));
+  int out = child.out.valid() ? child.out.get() : child.in.get();
+  std::vector<std::string> argv{shim_path,
+                                spec.terminal == Terminal::kPty ? shim::kModePty : shim::kModePipes,
+                                spec.program};
+  argv.insert(argv.end(), spec.argv.begin(), spec.argv.end());
+  pid_t pid = TRY(spawn_shim_process(shim_path, argv, spec.env, {child.in.get(), out, out, shim_control.get()},
+                                     spec.cwd));
   shim.shim_pid = pid;
   shim.control = std::move(server_control);
   Result<sys::UniqueFd> pidfd = sys::pidfd_open(pid);
@@ -159,10 +161,15 @@ Result<SpawnedShim> spawn_with_shim(const SpawnSpec& spec, const std::string& sh
     return std::move(pidfd).error();
   }
   shim.pidfd = std::move(pidfd).value();
+  TRY(make_nonblocking(shim));
+  return shim;
+}
+
+Result<void> make_nonblocking(SpawnedShim& shim) {
   TRY(sys::set_nonblocking(shim.output.get()));
   if (shim.input) TRY(sys::set_nonblocking(shim.input.get()));
   TRY(sys::set_nonblocking(shim.control.get()));
-  return shim;
+  return {};
 }
 
 Result<std::string> locate_shim() {

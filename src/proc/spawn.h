@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,6 +39,28 @@ struct SpawnedShim {
   sys::UniqueFd output;   // pipe read end (stdout+stderr merged) or PTY master
   sys::UniqueFd input;    // pipe write end (StdinMode::kPipe) or a dup of the PTY master
 };
+
+/// The command's side of its stdio: `in` for fd 0 and `out` for fds 1 and 2 (for a PTY only
+/// `in`, the terminal, which serves all three).
+struct ChildStdio {
+  sys::UniqueFd in;
+  sys::UniqueFd out;
+};
+
+/// Creates the command's pipes or PTY: fills `shim.output`/`shim.input` (the server's ends)
+/// and returns the command's ends.
+Result<ChildStdio> prepare_stdio(const SpawnSpec& spec, SpawnedShim& shim);
+
+/// Descriptors for fds 0-3 of a shim process; -1 means /dev/null.
+using ShimFds = std::array<int, 4>;
+
+/// posix_spawn of clawexec-shim with `fds` as its fds 0-3 and nothing else open, default signal
+/// dispositions, an empty signal mask and its own process group.
+Result<pid_t> spawn_shim_process(const std::string& shim_path, const std::vector<std::string>& argv,
+                                 const std::vector<std::string>& env, const ShimFds& fds, const std::string& cwd);
+
+/// Puts the server's ends of a spawned command into non-blocking mode.
+Result<void> make_nonblocking(SpawnedShim& shim);
 
 /// Spawns `shim_path` for `spec`. Errors name what failed ("open PTY /dev/ptmx: ...",
 /// "spawn /path/clawexec-shim: ..."). Failures of the command's own execve arrive later, as

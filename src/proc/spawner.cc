@@ -4,15 +4,6 @@
 
 #include "proc/spawner.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "shim/protocol.h"
 #include "shim/spawn_request.h"
 #include "sys/sys.h"
@@ -34,33 +25,7 @@ void Spawner::stop_helper() {
 Result<void> Spawner::start_helper() {
   stop_helper();
   auto [ours, theirs] = TRY(sys::make_stream_pair());
-  posix_spawn_file_actions_t actions;
-  ::posix_spawn_file_actions_init(&actions);
-  ::posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  ::posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  ::posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  ::posix_spawn_file_actions_adddup2(&actions, theirs.get(), shim::kControlFd);
-  ::posix_spawn_file_actions_addclosefrom_np(&actions, shim::kControlFd + 1);
-  posix_spawnattr_t attr;
-  ::posix_spawnattr_init(&attr);
-  sigset_t all, none;
-  ::sigfillset(&all);
-  ::sigdelset(&all, SIGKILL);
-  ::sigdelset(&all, SIGSTOP);
-  ::sigemptyset(&none);
-  ::posix_spawnattr_setsigdefault(&attr, &all);
-  ::posix_spawnattr_setsigmask(&attr, &none);
-  ::posix_spawnattr_setpgroup(&attr, 0);
-  ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
-  std::string mode = "spawner";
-  char* argv[] = {shim_path_.data(), mode.data(), nullptr};
-  char* envp[] = {nullptr};
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, shim_path_.c_str(), &actions, &attr, argv, envp);
-  ::posix_spawn_file_actions_destroy(&actions);
-  ::posix_spawnattr_destroy(&attr);
-  if (rc != 0) return Error::from_errno("spawn " + shim_path_ + " spawner", rc);
-  helper_pid_ = pid;
+  helper_pid_ = TRY(spawn_shim_process(shim_path_, {shim_path_, "spawner"}, {}, {-1, -1, -1, theirs.get()}, ""));
   socket_ = std::move(ours);
   return {};
 }
@@ -78,38 +43,14 @@ Result<SpawnedShim> Spawner::spawn(const SpawnSpec& spec) {
 Result<SpawnedShim> Spawner::spawn_via_helper(const SpawnSpec& spec) {
   SpawnedShim shim;
   auto [server_control, shim_control] = TRY(sys::make_seqpacket_pair());
-  sys::UniqueFd child_in;
-  sys::UniqueFd child_out;
-  if (spec.terminal == Terminal::kPty) {
-    sys::Pty pty = TRY(sys::open_pty(spec.ptmx, spec.columns, spec.rows));
-    child_in = TRY(sys::open_terminal(pty.slave_path));
-    int dup_fd = ::fcntl(pty.master.get(), F_DUPFD_CLOEXEC, 0);
-    if (dup_fd < 0) return Error::from_errno("dup PTY master", errno);
-    shim.input.reset(dup_fd);
-    shim.output = std::move(pty.master);
-  } else {
-    sys::Pipe out = TRY(sys::make_pipe());
-    ignore_error(sys::set_pipe_size(out.read_end.get(), 1 << 20));
-    if (spec.stdin_mode == StdinMode::kPipe) {
-      sys::Pipe in = TRY(sys::make_pipe());
-      child_in = std::move(in.read_end);
-      shim.input = std::move(in.write_end);
-    } else {
-      if (!null_fd_.valid()) null_fd_ = TRY(sys::open_null());
-    }
-    child_out = std::move(out.write_end);
-    shim.output = std::move(out.read_end);
-  }
-  int in_fd = child_in.valid() ? child_in.get() : null_fd_.get();
-  int out_fd = child_out.valid() ? child_out.get() : child_in.get();
-  int fds[shim::kSpawnRequestFds] = {in_fd, out_fd, shim_control.get()};
+  ChildStdio child = TRY(prepare_stdio(spec, shim));
+  int out = child.out.valid() ? child.out.get() : child.in.get();
+  int fds[shim::kSpawnRequestFds] = {child.in.get(), out, shim_control.get()};
   std::string request = shim::encode_spawn_request(
       spec.terminal == Terminal::kPty ? shim::kSpawnFlagPty : 0, spec.program, spec.cwd, spec.argv, spec.env);
   TRY(sys::send_with_fds(socket_.get(), request, fds, shim::kSpawnRequestFds));
   shim.control = std::move(server_control);
-  TRY(sys::set_nonblocking(shim.output.get()));
-  if (shim.input) TRY(sys::set_nonblocking(shim.input.get()));
-  TRY(sys::set_nonblocking(shim.control.get()));
+  TRY(make_nonblocking(shim));
   return shim;
 }
 

@@ -39,7 +39,6 @@ class Spawner {
   std::string shim_path_;
   pid_t helper_pid_ = -1;
   sys::UniqueFd socket_;
-  sys::UniqueFd null_fd_;
 };
 
 }  // namespace clawexec::proc
