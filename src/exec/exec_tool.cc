@@ -114,6 +114,8 @@ Workdir resolve_workdir(const json::Object& args, const std::string& configured_
     }
     w.request = cwd.value();
   }
+  // A NUL would silently cut the path short in every system call.
+  if (w.request.find('\0') != std::string::npos) return w;
   Result<std::string> real = sys::real_path(w.request);
   if (real.ok() && sys::is_directory(real.value())) {
     w.path = real.value();
@@ -300,11 +302,26 @@ void ExecService::exec(const json::Object& raw_args, CallContext ctx, ToolDone d
                                    ". This server has no node hosts paired; run the command with host=auto or host=gateway."));
   }
 
+  // No program argument or environment entry can carry a NUL byte; say so instead of letting the
+  // string be cut short.
+  auto shell_and_args = shell_for(config_.inherited_env);
+  if (command.find('\0') != std::string::npos) {
+    return done(ToolResult::thrown("spawn " + shell_and_args.first +
+                                   ": the command contains a NUL byte, which a program argument cannot hold"));
+  }
+  for (const auto& [key, value] : *env) {
+    if (key.find('\0') != std::string::npos || value.find('\0') != std::string::npos) {
+      return done(ToolResult::thrown("spawn " + shell_and_args.first + ": environment variable \"" +
+                                     std::string(key.substr(0, key.find('\0'))) +
+                                     "\" contains a NUL byte, which the environment cannot hold"));
+    }
+  }
+
   std::vector<std::string> warnings;
   if (continuation_warning) warnings.push_back(*continuation_warning);
   env::set_var(*env, "OPENCLAW_SHELL", "exec");
   bool want_pty = bool_arg(args, "pty") == true;
-  auto [shell, shell_args] = shell_for(config_.inherited_env);
+  auto& [shell, shell_args] = shell_and_args;
   RunRequest request;
   request.command = command;
   request.cwd = workdir.path;

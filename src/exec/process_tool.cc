@@ -85,11 +85,14 @@ std::string retention_note(const session::Session& s) {
   return s.output.retention_capped() ? std::string(session::kRetentionCapNote) : "";
 }
 
-// The poll's "timeout": numbers are floored and clamped to [0, 30000]; other values mean 0.
+// The poll's "timeout": numbers are floored and clamped to [0, 30000] (Infinity -> 30000);
+// other values mean 0.
 int64_t poll_wait_ms(const json::Object& args) {
   std::optional<double> v = number_arg(args, "timeout");
-  if (!v || !std::isfinite(*v)) return 0;
-  return std::clamp<int64_t>(static_cast<int64_t>(std::floor(*v)), 0, kMaxPollWaitMs);
+  if (!v || std::isnan(*v)) return 0;
+  // Clamp as a double first: huge values must not overflow the integer conversion.
+  double clamped = std::clamp(std::floor(*v), 0.0, static_cast<double>(kMaxPollWaitMs));
+  return static_cast<int64_t>(clamped);
 }
 
 }  // namespace

@@ -8,12 +8,20 @@
 
 #include <signal.h>
 
+#include <algorithm>
+
 #include "base/time.h"
 #include "base/utf.h"
 #include "term/pty_control.h"
 
 namespace clawexec::exec {
 namespace asio = boost::asio;
+namespace {
+
+// About 31 years: longer than any process runs, far below the steady clock's range.
+constexpr double kMaxTimeoutSeconds = 1e9;
+
+}  // namespace
 
 Run::Run(asio::io_context& io, session::Registry& registry, RunRequest request, KillTiming timing)
     : io_(io),
@@ -54,7 +62,9 @@ Result<std::shared_ptr<Run>> Run::start(asio::io_context& io, session::Registry&
 
   // The overall timeout runs from the spawn, whether or not the run is later backgrounded.
   if (run->request_.timeout_seconds && *run->request_.timeout_seconds > 0) {
-    auto ms = static_cast<int64_t>(*run->request_.timeout_seconds * 1000.0);
+    // Clamp so that absurd values stay "a very long time" instead of overflowing the clock.
+    double seconds = std::min(*run->request_.timeout_seconds, kMaxTimeoutSeconds);
+    auto ms = static_cast<int64_t>(seconds * 1000.0);
     run->timeout_timer_.expires_after(std::chrono::milliseconds(ms));
     run->timeout_timer_.async_wait([weak](const boost::system::error_code& ec) {
       if (ec) return;

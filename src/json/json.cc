@@ -5,6 +5,8 @@
 
 #include "json/json.h"
 
+#include "base/utf.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -147,9 +149,82 @@ std::string stringify(const Value& value, int indent) {
   return out;
 }
 
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The code unit of a "\uXXXX" escape starting at `p`, or -1.
+int escape_unit(std::string_view text, size_t p) {
+  if (p + 6 > text.size() || text[p] != '\\' || text[p + 1] != 'u') return -1;
+  int unit = 0;
+  for (size_t k = 2; k < 6; ++k) {
+    int h = hex_value(text[p + k]);
+    if (h < 0) return -1;
+    unit = unit * 16 + h;
+  }
+  return unit;
+}
+
+// JSON lets a string escape a lone surrogate ("\ud800"), which JavaScript accepts and Boost.JSON
+// rejects. Replaces each unpaired surrogate escape inside strings with \ufffd (what such a
+// string becomes once encoded as UTF-8 anyway).
+std::string replace_lone_surrogate_escapes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (!in_string) {
+      in_string = c == '"';
+      out.push_back(c);
+      continue;
+    }
+    if (c == '"') {
+      in_string = false;
+      out.push_back(c);
+      continue;
+    }
+    if (c != '\\') {
+      out.push_back(c);
+      continue;
+    }
+    int unit = escape_unit(text, i);
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+      int next = escape_unit(text, i + 6);
+      if (next >= 0xDC00 && next <= 0xDFFF) {
+        out.append(text.substr(i, 12));
+        i += 11;
+        continue;
+      }
+    }
+    if (unit >= 0xD800 && unit <= 0xDFFF) {
+      out += "\\ufffd";
+      i += 5;
+      continue;
+    }
+    out.push_back(c);  // some other escape: copy it and the escaped character
+    if (i + 1 < text.size()) out.push_back(text[++i]);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<Value> parse(std::string_view text) {
   boost::system::error_code ec;
   Value v = boost::json::parse(text, ec);
+  if (!ec) return v;
+  // What JavaScript would still accept: invalid UTF-8 (decoded with replacement characters)
+  // and escaped lone surrogates.
+  std::string repaired = replace_lone_surrogate_escapes(to_valid_utf8(text));
+  if (repaired == text) return std::nullopt;
+  ec.clear();
+  v = boost::json::parse(repaired, ec);
   if (ec) return std::nullopt;
   return v;
 }

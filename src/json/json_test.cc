@@ -38,6 +38,23 @@ TEST(Stringify, CompactHasNoSpaces) {
   EXPECT_EQ(stringify(v), R"({"a":[1,{"b":null}],"c":true})");
 }
 
+TEST(Parse, AcceptsWhatJavaScriptAccepts) {
+  // A lone surrogate escape is valid JSON; it becomes U+FFFD.
+  std::optional<Value> lone = parse(R"({"a":"x\ud800y","b":"\udc00"})");
+  ASSERT_TRUE(lone.has_value());
+  EXPECT_EQ(lone->at("a").as_string(), "x\xEF\xBF\xBDy");
+  EXPECT_EQ(lone->at("b").as_string(), "\xEF\xBF\xBD");
+  // A proper pair and an escaped backslash before "u" are left alone.
+  std::optional<Value> pair = parse(R"({"a":"\ud83d\ude00","b":"\\ud800","c":"\ud800"})");
+  ASSERT_TRUE(pair.has_value());
+  EXPECT_EQ(pair->at("a").as_string(), "😀");
+  EXPECT_EQ(pair->at("b").as_string(), "\\ud800");
+  // Invalid UTF-8 bytes are decoded with replacement characters, as a JavaScript reader does.
+  std::optional<Value> bytes = parse("{\"a\":\"x\xFFy\"}");
+  ASSERT_TRUE(bytes.has_value());
+  EXPECT_EQ(bytes->at("a").as_string(), "x\xEF\xBF\xBDy");
+}
+
 TEST(Parse, RejectsMalformedText) {
   EXPECT_FALSE(parse("{\"a\":").has_value());
   EXPECT_TRUE(parse("{\"a\":1}").has_value());

@@ -1,9 +1,11 @@
 #pragma once
 // The spawner protocol: how the server asks the long-lived clawexec-shim spawner to start a
-// command. One request is a fixed header followed by a blob of NUL-terminated strings
-// (program, cwd, argv..., env...), sent on a SOCK_STREAM socket; the first sendmsg carries the
-// command's three descriptors (stdin, stdout+stderr, control socket) as SCM_RIGHTS.
-// Header-only so the server (proc) and the shim share one definition.
+// command. One request is a fixed header followed by a blob of strings (program, cwd, argv...,
+// env...), each a 32-bit length, its bytes and a terminating NUL (so the spawner can pass them
+// to execve in place), sent on a SOCK_STREAM socket; the first sendmsg carries the command's
+// three descriptors (stdin, stdout+stderr, control socket) as SCM_RIGHTS. Lengths, not
+// separators, delimit the strings, so no content can break the framing. Header-only so the
+// server (proc) and the shim share one definition.
 
 #include <cstdint>
 #include <cstring>
@@ -35,6 +37,8 @@ inline std::string encode_spawn_request(uint32_t flags, std::string_view program
                                         const std::vector<std::string>& env) {
   std::string blob;
   auto add = [&blob](std::string_view s) {
+    uint32_t length = static_cast<uint32_t>(s.size());
+    blob.append(reinterpret_cast<const char*>(&length), sizeof length);
     blob.append(s);
     blob.push_back('\0');
   };
@@ -48,6 +52,22 @@ inline std::string encode_spawn_request(uint32_t flags, std::string_view program
   std::memcpy(out.data(), &header, sizeof header);
   out += blob;
   return out;
+}
+
+/// Splits a request blob into its strings (pointers into `blob`, each NUL-terminated). False
+/// when the lengths do not add up exactly to the blob.
+inline bool decode_spawn_strings(std::string& blob, std::vector<char*>& out) {
+  size_t i = 0;
+  while (i < blob.size()) {
+    uint32_t length = 0;
+    if (blob.size() - i < sizeof length) return false;
+    std::memcpy(&length, blob.data() + i, sizeof length);
+    i += sizeof length;
+    if (blob.size() - i < static_cast<size_t>(length) + 1 || blob[i + length] != '\0') return false;
+    out.push_back(blob.data() + i);
+    i += static_cast<size_t>(length) + 1;
+  }
+  return true;
 }
 
 }  // namespace clawexec::shim

@@ -57,8 +57,14 @@ bool read_exact(int fd, char* p, size_t n) {
   return true;
 }
 
-// Reads one request; false at EOF or on a malformed request (the connection is then useless).
-bool read_request(Request& r) {
+enum class ReadResult {
+  kRequest,   // a well-formed request
+  kRejected,  // framing intact but the contents do not add up: refused, the loop goes on
+  kClosed,    // end of file, or the stream can no longer be trusted
+};
+
+// Reads one request.
+ReadResult read_request(Request& r) {
   char control[CMSG_SPACE(sizeof(int) * kSpawnRequestFds)];
   struct iovec iov = {&r.header, sizeof r.header};
   struct msghdr msg = {};
@@ -70,32 +76,28 @@ bool read_request(Request& r) {
   do {
     n = ::recvmsg(kControlFd, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
   } while (n < 0 && errno == EINTR);
-  if (n != static_cast<ssize_t>(sizeof r.header)) return false;
+  if (n != static_cast<ssize_t>(sizeof r.header)) return ReadResult::kClosed;
   for (struct cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
         c->cmsg_len == CMSG_LEN(sizeof(int) * kSpawnRequestFds)) {
       std::memcpy(r.fds, CMSG_DATA(c), sizeof(int) * kSpawnRequestFds);
     }
   }
-  if (r.header.magic != kSpawnRequestMagic || r.header.blob_size > kMaxSpawnBlob || r.fds[2] < 0) {
+  if (r.header.magic != kSpawnRequestMagic || r.header.blob_size > kMaxSpawnBlob) {
     close_fds(r);
-    return false;
+    return ReadResult::kClosed;
   }
   r.blob.resize(r.header.blob_size);
   if (!read_exact(kControlFd, r.blob.data(), r.blob.size())) {
     close_fds(r);
-    return false;
+    return ReadResult::kClosed;
   }
-  for (size_t i = 0; i < r.blob.size(); i = r.blob.find('\0', i) + 1) {
-    r.strings.push_back(r.blob.data() + i);
-    if (r.blob.find('\0', i) == std::string::npos) break;
+  size_t expected = 2 + static_cast<size_t>(r.header.argc) + r.header.envc;
+  if (r.fds[2] < 0 || !decode_spawn_strings(r.blob, r.strings) || r.strings.size() != expected ||
+      r.header.argc == 0) {
+    return ReadResult::kRejected;
   }
-  size_t expected = 2 + r.header.argc + r.header.envc;
-  if (r.strings.size() != expected || r.header.argc == 0) {
-    close_fds(r);
-    return false;
-  }
-  return true;
+  return ReadResult::kRequest;
 }
 
 void report_failure(int control_fd, int err) {
@@ -134,7 +136,13 @@ int run_spawner() {
   ::signal(SIGCHLD, SIG_IGN);  // supervisors are reaped by the kernel
   while (true) {
     Request r;
-    if (!read_request(r)) return 0;
+    ReadResult read = read_request(r);
+    if (read == ReadResult::kClosed) return 0;
+    if (read == ReadResult::kRejected) {
+      if (r.fds[2] >= 0) report_failure(r.fds[2], EINVAL);
+      close_fds(r);
+      continue;
+    }
     pid_t pid = ::fork();
     if (pid == 0) become_supervisor(r);
     if (pid < 0) report_failure(r.fds[2], errno);
