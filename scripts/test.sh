@@ -10,7 +10,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 scripts/install-deps.sh --test
 
 echo "== build (RelWithDebInfo, -Werror)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLAWEXEC_WERROR=ON -DCLAWEXEC_BENCH=OFF
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLAWEXEC_WERROR=ON -DCLAWEXEC_BENCH=ON
 cmake --build build -j "$jobs"
 echo "== tests"
 ctest --test-dir build --output-on-failure -j "$jobs"
