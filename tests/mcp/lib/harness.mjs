@@ -20,13 +20,17 @@ export function scratchDir(prefix = "clawexec-test-") {
 /**
  * Starts `clawexec serve` and connects an SDK client.
  * options.env: extra environment for the server; options.cwd: its working directory;
- * options.config: an openclaw.json object/text written to a private state dir.
- * Returns { client, transport, pid, call, callRaw, close, stderr, notifications }.
+ * options.config: an openclaw.json object/text written to a private state dir;
+ * options.unsetEnv: names removed from the server's environment (the SDK transport always passes
+ * its default variables HOME, LOGNAME, PATH, SHELL, TERM and USER; use startRawServer to drop those).
+ * options.args: extra arguments after `serve`.
+ * Returns { client, transport, child, pid, call, close, stderr, notifications, stateDir }.
  */
 export async function startServer(options = {}) {
   const state = scratchDir("clawexec-state-");
   const env = { ...process.env, OPENCLAW_STATE_DIR: state.dir, ...(options.env ?? {}) };
   delete env.OPENCLAW_CONFIG_PATH;
+  for (const key of options.unsetEnv ?? []) delete env[key];
   if (options.config !== undefined) {
     const { writeFileSync } = await import("node:fs");
     const text = typeof options.config === "string" ? options.config : JSON.stringify(options.config);
@@ -45,23 +49,57 @@ export async function startServer(options = {}) {
   const notifications = [];
   const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notifications.push(n.params));
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    await client.close().catch(() => {});
+    state.cleanup();
+    throw new Error(`clawexec serve did not start: ${e.message}; stderr: ${stderr}`);
+  }
   const pid = transport.pid;
   /** Calls a tool; resolves with { text, details, isError, raw }. */
   async function call(name, args, requestOptions) {
     const raw = await client.callTool({ name, arguments: args }, undefined, requestOptions);
     return { text: raw.content?.[0]?.text, details: raw.structuredContent, isError: raw.isError === true, raw };
   }
+  /** The server's child_process object (for EOF on stdin and signals). */
+  const child = transport._process;
+  const streamsClosed = new Promise((resolve) => child.once("close", resolve));
   async function close() {
     try {
       await client.close();
     } catch {}
+    // Wait for the server to exit, so that a sanitizer report printed at exit is seen.
+    await Promise.race([streamsClosed, sleep(10000)]);
     state.cleanup();
+    assertNoSanitizerReport(stderr);
   }
-  return { client, transport, pid, call, close, notifications, get stderr() { return stderr; }, stateDir: state.dir };
+  return {
+    client,
+    transport,
+    child,
+    pid,
+    call,
+    close,
+    notifications,
+    get stderr() {
+      return stderr;
+    },
+    stateDir: state.dir,
+  };
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Fails when the server's stderr holds an AddressSanitizer, LeakSanitizer or
+ * UndefinedBehaviorSanitizer report: under the sanitizer build every black-box test is also a
+ * memory-safety and leak check of the real server.
+ */
+export function assertNoSanitizerReport(stderr) {
+  const m = /ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:/.exec(stderr);
+  if (m) throw new Error(`the server reported a sanitizer error:\n${stderr.slice(Math.max(0, m.index - 200), m.index + 4000)}`);
+}
 
 /** Polls `predicate` every 25 ms until it returns truthy or `timeoutMs` passes. */
 export async function waitFor(predicate, timeoutMs = 10000, what = "condition") {
@@ -84,4 +122,237 @@ export async function isAlive(pid) {
   } catch {
     return false;
   }
+}
+
+/** Path of the shim binary under test (set by ctest). */
+export const CLAWEXEC_SHIM = process.env.CLAWEXEC_SHIM;
+
+/** The retry guidance appended to every timeout text (reference §1.5(b)). */
+export const RETRY_GUIDANCE =
+  "The command was terminated, but external side effects may already have completed. Verify the resulting " +
+  "state before retrying. Do not automatically rerun non-idempotent commands. Use a higher timeout only when " +
+  "the command is known to be safe to retry.";
+
+/** The sentence an overall timeout adds when background continuation is available (§1.5(b)). */
+export const CONTINUATION_HINT =
+  "If it should keep running, start it with exec background=true or yieldMs so OpenClaw can register a " +
+  "pollable process session. Do not rely on shell backgrounding with a trailing &.";
+
+/** The follow-up sentence of a running result (§1.5(c)). */
+export const FOLLOW_UP =
+  "Use process (list/poll/log/write/send-keys/submit/paste/kill/clear/remove) for follow-up.";
+
+/** The text of a running result for session `id` with `pid`. */
+export const runningText = (id, pid) => `Command still running (session ${id}, pid ${pid}). ${FOLLOW_UP}`;
+
+/** Every decimal integer that stands alone on a line of `text`, as numbers (pids a command printed). */
+export function pidsIn(text) {
+  return (text ?? "")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
+}
+
+/** Waits until none of `pids` is alive (zombies count as gone). */
+export async function waitGone(pids, timeoutMs = 6000, what = "processes to exit") {
+  await waitFor(async () => {
+    for (const p of pids) if (await isAlive(p)) return false;
+    return true;
+  }, timeoutMs, `${what} (${pids.join(", ")})`);
+}
+
+/** Throws unless every pid in `pids` is alive right now. */
+export async function expectAlive(pids, what = "process") {
+  for (const p of pids) {
+    if (!(await isAlive(p))) throw new Error(`${what} ${p} is not alive`);
+  }
+}
+
+/**
+ * Starts a background command and waits until its output contains `count` pid lines; returns
+ * { sessionId, pid, pids, output } (pids from the command's own output, in print order).
+ */
+export async function startBackgroundWithPids(s, command, count, extra = {}) {
+  const r = await s.call("exec", { command, background: true, ...extra });
+  if (r.details?.status !== "running") throw new Error(`expected a running result, got ${r.text}`);
+  const sessionId = r.details.sessionId;
+  let output = "";
+  const pids = await waitFor(async () => {
+    const p = await s.call("process", { action: "poll", sessionId, timeout: 500 });
+    output += p.text.replace(/\n\nProcess still running\.$/, "").replace(/^\(no new output\)$/, "") + "\n";
+    const found = pidsIn(output);
+    return found.length >= count ? found : null;
+  }, 8000, `${count} pids printed by ${command}`);
+  return { sessionId, pid: r.details.pid, pids, output };
+}
+
+/** Polls a session (waiting up to 1 s each time) until it is no longer running; returns that poll. */
+export async function pollUntilExit(s, sessionId, timeoutMs = 10000) {
+  const outputs = [];
+  const last = await waitFor(async () => {
+    const p = await s.call("process", { action: "poll", sessionId, timeout: 1000 });
+    if (p.details?.status === "running") {
+      outputs.push(p.text);
+      return null;
+    }
+    return p;
+  }, timeoutMs, `session ${sessionId} to exit`);
+  return Object.assign(last, { earlier: outputs });
+}
+
+/** Awaits `promise` and returns the error it rejects with (throws when it resolves). */
+export async function rejection(promise) {
+  try {
+    await promise;
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected the call to be rejected");
+}
+
+/** The environment for a server or CLI process: a private state dir, no config path override. */
+export function serverEnv(stateDir, extra = {}) {
+  const env = { ...process.env, OPENCLAW_STATE_DIR: stateDir, ...extra };
+  delete env.OPENCLAW_CONFIG_PATH;
+  return env;
+}
+
+/**
+ * Spawns `clawexec serve` directly (no SDK) for protocol-level tests: send raw lines, await
+ * responses by id. options.env adds variables, options.unsetEnv removes them. Returns { child, pid,
+ * send, sendLine, message, response, request, initialize, callTool, messages, exited, stderr, close }.
+ */
+export async function startRawServer(options = {}) {
+  const { spawn } = await import("node:child_process");
+  const state = scratchDir("clawexec-state-");
+  const env = serverEnv(state.dir, options.env ?? {});
+  for (const key of options.unsetEnv ?? []) delete env[key];
+  const child = spawn(CLAWEXEC, ["serve"], {
+    env,
+    cwd: state.dir,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const messages = [];
+  const waiters = new Set();
+  let buffer = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (d) => (stderr += d));
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    let nl;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      let msg;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        msg = { unparsable: line };
+      }
+      messages.push(msg);
+      for (const w of [...waiters]) w();
+    }
+  });
+  child.stdin.on("error", () => {});
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  let nextId = 1000;
+  const sendLine = (line) => child.stdin.write(line + "\n");
+  const send = (obj) => sendLine(JSON.stringify(obj));
+  /** Resolves with the first message matching `pred` (already received or future). */
+  function message(pred, timeoutMs = 10000, what = "a message") {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const m = messages.find(pred);
+        if (m) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(m);
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        const recent = messages.slice(-4).map((m) => JSON.stringify(m).slice(0, 300));
+        reject(new Error(`timed out waiting for ${what}; last messages: ${recent.join(" | ")}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+  }
+  const response = (id, timeoutMs) =>
+    message((m) => m.id === id && ("result" in m || "error" in m), timeoutMs, `the response to id ${JSON.stringify(id)}`);
+  async function request(method, params, timeoutMs) {
+    const id = nextId++;
+    send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    return response(id, timeoutMs);
+  }
+  async function initialize(protocolVersion = "2025-06-18") {
+    const r = await request("initialize", {
+      protocolVersion,
+      capabilities: {},
+      clientInfo: { name: "clawexec-raw-tests", version: "1.0.0" },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return r;
+  }
+  /** tools/call; resolves with { text, details, isError } or rejects with the JSON-RPC error. */
+  async function callTool(name, args, timeoutMs) {
+    const m = await request("tools/call", { name, arguments: args }, timeoutMs);
+    if (m.error) throw Object.assign(new Error(m.error.message), { code: m.error.code });
+    return { text: m.result.content?.[0]?.text, details: m.result.structuredContent, isError: m.result.isError === true };
+  }
+  async function close() {
+    try {
+      child.stdin.end();
+    } catch {}
+    const t = setTimeout(() => child.kill("SIGKILL"), 3000);
+    await exited;
+    clearTimeout(t);
+    state.cleanup();
+    assertNoSanitizerReport(stderr);
+  }
+  return {
+    child,
+    pid: child.pid,
+    send,
+    sendLine,
+    message,
+    response,
+    request,
+    initialize,
+    callTool,
+    messages,
+    exited,
+    close,
+    get stderr() {
+      return stderr;
+    },
+  };
+}
+
+/**
+ * Polls a background session until its retained output (details.aggregated) matches `pattern`;
+ * returns that aggregate. Note: polls drain pending output.
+ */
+export async function waitOutput(s, sessionId, pattern, timeoutMs = 8000) {
+  let last = "";
+  try {
+    return await waitFor(async () => {
+      const p = await s.call("process", { action: "poll", sessionId, timeout: 300 });
+      last = p.details?.aggregated ?? p.text;
+      return pattern.test(last) ? last : null;
+    }, timeoutMs, `output matching ${pattern}`);
+  } catch (e) {
+    throw new Error(`${e.message}; output so far: ${JSON.stringify(last)}`);
+  }
+}
+
+/** Starts a background command (extra exec args allowed) and returns { id, pid, result }. */
+export async function background(s, command, extra = {}) {
+  const result = await s.call("exec", { command, background: true, ...extra });
+  if (result.details?.status !== "running") throw new Error(`expected running, got ${result.text}`);
+  return { id: result.details.sessionId, pid: result.details.pid, result };
 }

@@ -1,0 +1,179 @@
+// The command environment (reference §3.1-§3.3, §3.6, §7.17, §8.2 #11, #19-#25): rejected
+// overrides throw `Security Violation: ...` and run nothing, allowed ones arrive literally, "no
+// pager" overrides are normalised, inherited variables are filtered, the OPENCLAW_SHELL and
+// OPENCLAW_CLI markers are set, and the shell is chosen from SHELL.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, startRawServer, scratchDir } from "./lib/harness.mjs";
+
+let s;
+let scratch;
+before(async () => {
+  s = await startServer();
+  scratch = scratchDir();
+});
+after(async () => {
+  await s.close();
+  scratch.cleanup();
+});
+
+/** Calls exec and checks it was a thrown error with exactly `message`, and that nothing ran. */
+async function expectThrown(args, message) {
+  const marker = join(scratch.dir, `ran-${Math.random().toString(36).slice(2)}`);
+  const r = await s.call("exec", { command: `touch ${marker}`, ...args });
+  assert.equal(r.isError, true);
+  assert.equal(r.text, message);
+  assert.equal(r.details, undefined, "a thrown error has no structured details");
+  assert.equal(existsSync(marker), false, "the command must not run");
+}
+
+describe("environment overrides (§3.2, §8.2 #19-#24)", { concurrency: 4 }, () => {
+  const cases = [
+    [{ PATH: "/explicit/bin" }, "Security Violation: Custom 'PATH' variable is forbidden during host execution."],
+    [{ LD_DEBUG: "1" }, "Security Violation: Environment variable 'LD_DEBUG' is forbidden during host execution."],
+    [
+      { HTTPS_PROXY: "http://p:8080", NODE_TLS_REJECT_UNAUTHORIZED: "0" },
+      "Security Violation: blocked override keys: HTTPS_PROXY, NODE_TLS_REJECT_UNAUTHORIZED.",
+    ],
+    [{ CLASSPATH: "/tmp/x" }, "Security Violation: Environment variable 'CLASSPATH' is forbidden during host execution."],
+    [{ "BAD-KEY": "1" }, "Security Violation: invalid non-portable override keys: BAD-KEY."],
+    [
+      { PATH: "/x", "A-B": "1" },
+      "Security Violation: Custom 'PATH' variable is forbidden during host execution " +
+        "(blocked override keys: PATH; invalid non-portable override keys: A-B).",
+    ],
+    [{ ld_preload: "/x.so" }, "Security Violation: Environment variable 'LD_PRELOAD' is forbidden during host execution."],
+    [{ DYLD_INSERT_LIBRARIES: "x" }, "Security Violation: Environment variable 'DYLD_INSERT_LIBRARIES' is forbidden during host execution."],
+    [{ BASH_ENV: "/tmp/x", GIT_CONFIG_COUNT: "1" }, "Security Violation: blocked override keys: BASH_ENV, GIT_CONFIG_COUNT."],
+    [{ HOME: "/tmp" }, "Security Violation: Environment variable 'HOME' is forbidden during host execution."],
+  ];
+  for (const [env, message] of cases) {
+    test(`env ${JSON.stringify(env)} is rejected with: ${message}`, async () => {
+      await expectThrown({ env }, message);
+    });
+  }
+
+  test("a numeric env value is converted to a string like the reference agent loop", async () => {
+    const r = await s.call("exec", { command: "printf '%s' \"$NUM\"", env: { NUM: 1 } });
+    assert.equal(r.text, "1");
+  });
+
+  test("allowed overrides reach the command literally, without expansion", async () => {
+    const r = await s.call("exec", {
+      command: "printf '%s|%s' \"$FOO\" \"$LITERAL\"",
+      env: { FOO: "bar baz", LITERAL: "$HOME" },
+    });
+    assert.equal(r.text, "bar baz|$HOME");
+  });
+});
+
+describe("markers and inherited environment", { concurrency: 3 }, () => {
+  test("OPENCLAW_SHELL is exec for every command, even when the caller overrides it (§8.2 #11, §7.17)", async () => {
+    const plain = await s.call("exec", { command: "printf '%s' \"${OPENCLAW_SHELL:-}\"" });
+    assert.equal(plain.text, "exec");
+    const overridden = await s.call("exec", {
+      command: "printf '%s' \"${OPENCLAW_SHELL:-}\"",
+      env: { OPENCLAW_SHELL: "other" },
+    });
+    assert.equal(overridden.text, "exec");
+    const pty = await s.call("exec", { command: "printf '%s' \"${OPENCLAW_SHELL:-}\"", pty: true });
+    assert.equal(pty.text, "exec");
+  });
+
+  test("host commands get the OPENCLAW_CLI=1 marker (§3.3)", async () => {
+    const r = await s.call("exec", { command: "printf '%s' \"${OPENCLAW_CLI:-unset}\"" });
+    assert.equal(r.text, "1");
+  });
+
+  test("blocked variables in the server's environment are hidden from commands; allowed ones pass (§8.2 #25)", async () => {
+    const t = await startServer({
+      env: {
+        SSLKEYLOGFILE: "/tmp/k.log",
+        NODE_OPTIONS: "--no-warnings",
+        EDITOR: "vi-editor-marker",
+        CLAWEXEC_TEST_PLAIN: "visible-value",
+        HTTPS_PROXY: "http://proxy.invalid:3128",
+      },
+    });
+    try {
+      const r = await t.call("exec", {
+        command:
+          "printf '%s|%s|%s|%s|%s' \"${SSLKEYLOGFILE:-}\" \"${NODE_OPTIONS:-}\" " +
+          "\"${EDITOR:-}\" \"${CLAWEXEC_TEST_PLAIN:-}\" \"${HTTPS_PROXY:-}\"",
+      });
+      assert.equal(r.text, "|||visible-value|http://proxy.invalid:3128");
+      assert.doesNotMatch(r.text, /k\.log/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("pager and git normalisation", { concurrency: 2 }, () => {
+  test("PAGER and GIT_PAGER overrides asking for no pager (cat or empty) are accepted as empty", async () => {
+    const r = await s.call("exec", {
+      command: "printf '[%s][%s]' \"${PAGER-unset}\" \"${GIT_PAGER-unset}\"",
+      env: { PAGER: "cat", GIT_PAGER: "" },
+    });
+    assert.equal(r.text, "[][]");
+  });
+
+  test("a PAGER override naming a real pager is rejected", async () => {
+    await expectThrown(
+      { env: { PAGER: "less" } },
+      "Security Violation: Environment variable 'PAGER' is forbidden during host execution.",
+    );
+  });
+
+  test("inherited git protocol settings are hardened", async () => {
+    const t = await startServer({ env: { GIT_ALLOW_PROTOCOL: "file:git:https:ext", GIT_PROTOCOL_FROM_USER: "yes" } });
+    try {
+      const r = await t.call("exec", { command: "printf '[%s][%s]' \"$GIT_ALLOW_PROTOCOL\" \"$GIT_PROTOCOL_FROM_USER\"" });
+      assert.equal(r.text, "[git:https][0]");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("shell selection (§3.6)", { concurrency: 4 }, () => {
+  const argv = "tr '\\0' ' ' < /proc/$$/cmdline";
+  async function shellLine(shell) {
+    const t = await startServer({ env: { SHELL: shell } });
+    try {
+      return (await t.call("exec", { command: argv })).text;
+    } finally {
+      await t.close();
+    }
+  }
+
+  test("SHELL=/bin/bash runs bash --noprofile --norc -c <command>", async () => {
+    assert.equal(await shellLine("/bin/bash"), `/bin/bash --noprofile --norc -c ${argv}`);
+  });
+
+  test("SHELL=/bin/sh runs sh -c <command>", async () => {
+    assert.equal(await shellLine("/bin/sh"), `/bin/sh -c ${argv}`);
+  });
+
+  test("a fish SHELL is replaced by bash from PATH", async () => {
+    assert.match(await shellLine("/usr/bin/fish"), /^\S*\/bash --noprofile --norc -c tr /);
+  });
+
+  test("a nologin or false SHELL is replaced by sh from PATH", async () => {
+    assert.match(await shellLine("/bin/false"), /^\S*\/sh -c tr /);
+    assert.match(await shellLine("/usr/sbin/nologin"), /^\S*\/sh -c tr /);
+  });
+
+  test("without SHELL the command runs under sh from PATH", async () => {
+    const raw = await startRawServer({ unsetEnv: ["SHELL"] });
+    try {
+      await raw.initialize();
+      const r = await raw.callTool("exec", { command: argv });
+      assert.match(r.text, /^\S*\/sh -c tr /);
+    } finally {
+      await raw.close();
+    }
+  });
+});
