@@ -153,7 +153,9 @@ int run_stdio_server(const ServeOptions& options) {
   server_options.version = options.version;
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
   mcp::Server server(service, [&](std::string line) { writer.push(std::move(line)); }, server_options);
-  service.set_notifier([&](const std::string&, const std::string& text) { server.send_exec_event(text); });
+  service.set_notifier([&](const std::string&, const std::string& session_id, const std::string& text) {
+    server.send_exec_event(session_id, text);
+  });
 
   asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& ec, int) {

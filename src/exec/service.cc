@@ -59,7 +59,7 @@ void ExecService::maybe_notify(const session::Session& s) {
                      session::exit_label(exit.exit_code, exit.exit_signal) + ")";
   if (!output.empty()) text += " :: " + output;
   if (exit.timed_out()) text += "\n\n" + std::string(session::kTimeoutRetryGuidance);
-  notifier_(s.scope_key, text);
+  notifier_(s.scope_key, s.id, text);
 }
 
 void ExecService::schedule_sweep() {

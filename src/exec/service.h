@@ -84,7 +84,8 @@ struct ServiceConfig {
 
 class ExecService {
  public:
-  using Notifier = std::function<void(const std::string& scope_key, const std::string& text)>;
+  using Notifier =
+      std::function<void(const std::string& scope_key, const std::string& session_id, const std::string& text)>;
 
   ExecService(boost::asio::io_context& io, ServiceConfig config);
   ~ExecService();

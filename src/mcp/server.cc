@@ -176,7 +176,7 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   }
 }
 
-void Server::send_exec_event(const std::string& text) {
+void Server::send_exec_event(const std::string& session_id, const std::string& text) {
   bool failed = text.rfind("Exec failed", 0) == 0;
   int level = level_index(failed ? "warning" : "notice");
   if (level < min_level_) return;
@@ -184,6 +184,7 @@ void Server::send_exec_event(const std::string& text) {
   params["level"] = kLevels[level];
   params["logger"] = "exec";
   params["data"] = text;
+  params["_meta"] = json::Object{{"sessionId", session_id}};
   send_(rpc::make_notification("notifications/message", std::move(params)));
 }
 

@@ -35,8 +35,9 @@ class Server {
   void handle_line(std::string_view line);
   /// A line longer than the transport's limit was skipped.
   void handle_oversized(size_t bytes);
-  /// Sends a background completion text as notifications/message (if the level allows it).
-  void send_exec_event(const std::string& text);
+  /// Sends a background completion text as notifications/message (if the level allows it);
+  /// params._meta.sessionId names the session unambiguously (the text has only 8 characters).
+  void send_exec_event(const std::string& session_id, const std::string& text);
 
   size_t calls_in_flight() const { return in_flight_.size(); }
 

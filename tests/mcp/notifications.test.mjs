@@ -6,9 +6,16 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer, background, waitFor, sleep, isAlive, RETRY_GUIDANCE } from "./lib/harness.mjs";
 
-/** Notifications whose text names session `id`. */
+/**
+ * Notifications of session `id`: _meta.sessionId names it (the text carries only 8 characters of
+ * the id, which two concurrent sessions may share); the text must agree.
+ */
 const eventsFor = (server, id) =>
-  server.notifications.filter((n) => typeof n.data === "string" && n.data.includes(`(${id.slice(0, 8)}, `));
+  server.notifications.filter((n) => {
+    if (n._meta?.sessionId !== id) return false;
+    assert.ok(n.data.includes(`(${id.slice(0, 8)}, `), `event text ${n.data} names ${id}`);
+    return true;
+  });
 
 /** Waits for the first event of session `id` and returns its text. */
 async function eventText(server, id, timeoutMs = 8000) {
