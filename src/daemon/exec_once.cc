@@ -63,7 +63,7 @@ int run_exec_once(const ExecOnceOptions& options) {
   service.exec(args, ctx, [&](exec::ToolResult r) {
     result = std::move(r);
     signals.cancel();
-    service.shutdown([&] { io.stop(); });
+    service.shutdown(std::chrono::milliseconds(0), [&] { io.stop(); });
   });
   io.run();
   if (!result) return 1;

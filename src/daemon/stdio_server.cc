@@ -3,7 +3,8 @@
 // posts them to the loop; a writer thread drains the outgoing queue to stdout so a client that
 // reads slowly never blocks the loop. Shutdown (stdin EOF, SIGTERM/SIGINT/SIGHUP, or a broken
 // stdout) stops every command with the kill sequence, bounded in time; commands also die if
-// this process is killed outright, because each one's reaper loses its control socket.
+// this process is killed outright, because each one's reaper loses its control socket. On stdin
+// EOF, foreground calls already received get a short grace to finish and be answered first.
 
 #include "daemon/stdio_server.h"
 
@@ -31,6 +32,8 @@ namespace {
 
 constexpr size_t kMaxLineBytes = 16 * 1024 * 1024;
 constexpr std::chrono::seconds kShutdownDeadline{12};
+// After stdin EOF, foreground calls already received get this long to finish and be answered.
+constexpr std::chrono::milliseconds kEofForegroundGrace{2000};
 
 // Serialises outgoing lines onto stdout from its own thread.
 class StdoutWriter {
@@ -139,16 +142,18 @@ int run_stdio_server(const ServeOptions& options) {
   exec::ExecService service(io, std::move(setup->service));
   bool shutting_down = false;
   asio::steady_timer deadline(io);
-  std::function<void()> shutdown = [&] {
+  // `grace`: how long foreground calls may still finish and be answered (the client closed its
+  // input but may still read our output); background sessions are stopped at once.
+  std::function<void(std::chrono::milliseconds)> shutdown = [&](std::chrono::milliseconds grace) {
     if (shutting_down) return;
     shutting_down = true;
-    deadline.expires_after(kShutdownDeadline);
+    deadline.expires_after(kShutdownDeadline + grace);
     deadline.async_wait([&](const boost::system::error_code& ec) {
       if (!ec) io.stop();
     });
-    service.shutdown([&] { io.stop(); });
+    service.shutdown(grace, [&] { io.stop(); });
   };
-  StdoutWriter writer([&] { asio::post(io, [&] { shutdown(); }); });
+  StdoutWriter writer([&] { asio::post(io, [&] { shutdown(std::chrono::milliseconds(0)); }); });
   mcp::ServerOptions server_options;
   server_options.version = options.version;
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
@@ -159,13 +164,13 @@ int run_stdio_server(const ServeOptions& options) {
 
   asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& ec, int) {
-    if (!ec) shutdown();
+    if (!ec) shutdown(std::chrono::milliseconds(0));
   });
   auto sink = std::make_shared<ReaderSink>();
   sink->io = &io;
   sink->on_line = [&](std::string line) { server.handle_line(line); };
   sink->on_oversized = [&](size_t n) { server.handle_oversized(n); };
-  sink->on_eof = [&] { shutdown(); };
+  sink->on_eof = [&] { shutdown(kEofForegroundGrace); };
   start_reader(sink);
   io.run();
   sink->detach();

@@ -15,7 +15,8 @@ ExecService::ExecService(asio::io_context& io, ServiceConfig config)
       config_(std::move(config)),
       spawner_(config_.shim_path),
       registry_([](uint32_t bound) { return sys::random_below(bound); }),
-      sweep_timer_(io) {}
+      sweep_timer_(io),
+      shutdown_timer_(io) {}
 
 ExecService::~ExecService() = default;
 
@@ -38,6 +39,7 @@ void ExecService::on_run_exited(const std::shared_ptr<Run>& run) {
   maybe_notify(*run->session());
   schedule_sweep();
   if (shutting_down_ && registry_.live().empty()) {
+    shutdown_timer_.cancel();
     std::vector<std::function<void()>> waiters = std::move(shutdown_waiters_);
     for (auto& w : waiters) w();
   }
@@ -73,15 +75,22 @@ void ExecService::schedule_sweep() {
   });
 }
 
-void ExecService::shutdown(std::function<void()> done) {
+void ExecService::shutdown(std::chrono::milliseconds foreground_grace, std::function<void()> done) {
   shutting_down_ = true;
   sweep_timer_.cancel();
-  std::vector<std::shared_ptr<session::Session>> live = registry_.live();
-  if (live.empty()) return done();
+  if (registry_.live().empty()) return done();
   shutdown_waiters_.push_back(std::move(done));
-  for (const auto& s : live) {
-    if (s->control) s->control->cancel();
-  }
+  auto cancel = [this](bool background_only) {
+    for (const auto& s : registry_.live()) {
+      if (s->control && (s->backgrounded || !background_only)) s->control->cancel();
+    }
+  };
+  cancel(foreground_grace.count() > 0);
+  if (foreground_grace.count() <= 0) return;
+  shutdown_timer_.expires_after(foreground_grace);
+  shutdown_timer_.async_wait([cancel](const boost::system::error_code& ec) {
+    if (!ec) cancel(false);
+  });
 }
 
 }  // namespace clawexec::exec

@@ -99,7 +99,9 @@ class ExecService {
   void set_notifier(Notifier notifier) { notifier_ = std::move(notifier); }
 
   /// Stops every live command (the kill sequence) and calls `done` once all have exited.
-  void shutdown(std::function<void()> done);
+  /// Background sessions are stopped at once; foreground calls (whose caller is still waiting
+  /// for the result) get `foreground_grace` to finish on their own first.
+  void shutdown(std::chrono::milliseconds foreground_grace, std::function<void()> done);
 
   session::Registry& registry() { return registry_; }
   const ServiceConfig& config() const { return config_; }
@@ -119,6 +121,7 @@ class ExecService {
   session::Registry registry_;
   Notifier notifier_;
   boost::asio::steady_timer sweep_timer_;
+  boost::asio::steady_timer shutdown_timer_;
   std::vector<std::function<void()>> shutdown_waiters_;
   bool shutting_down_ = false;
 };

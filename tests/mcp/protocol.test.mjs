@@ -302,3 +302,25 @@ describe("a 100 MB line", () => {
     }
   });
 });
+
+describe("stdin end of file", () => {
+  test("requests received before EOF are still answered; a long foreground command is stopped after a short grace", async () => {
+    const t = await startRawServer();
+    try {
+      t.sendLine('{"jsonrpc":"2.0","id":"quick","method":"tools/call","params":{"name":"exec","arguments":{"command":"echo answered"}}}');
+      t.sendLine('{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"exec","arguments":{"command":"sleep 30"}}}');
+      const started = Date.now();
+      t.child.stdin.end();
+      const quick = await t.message((m) => m.id === "quick", 5000, "the answer to the quick call");
+      assert.equal(quick.result.content[0].text, "answered");
+      const slow = await t.message((m) => m.id === "slow", 10000, "the answer to the slow call");
+      assert.equal(slow.result.structuredContent.status, "failed");
+      assert.equal(slow.result.structuredContent.exitReason, "manual-cancel");
+      await t.exited;
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed >= 1500 && elapsed < 8000, `the server exited ${elapsed} ms after EOF`);
+    } finally {
+      await t.close();
+    }
+  });
+});
