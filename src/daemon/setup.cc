@@ -82,6 +82,8 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.elevated = elevated_settings(loaded.document, agent_id);
   setup.service.shim_path = TRY(proc::locate_shim());
   setup.service.inherited_env = process_environment();
+  setup.service.state_dir = config::resolve_state_dir(paths);
+  setup.service.home_dir = config::resolve_home_dir(paths);
   if (const char* ptmx = std::getenv("CLAWEXEC_PTMX"); ptmx && *ptmx) setup.service.ptmx = ptmx;
   return setup;
 }

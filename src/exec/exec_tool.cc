@@ -1,8 +1,8 @@
 // The `exec` tool pipeline (reference §1.4), in the reference's order: legacy `timeout`
 // rejected, argument repair, yield window, elevation gate, host validation and target
-// resolution, policy, sandbox availability, empty command, working directory, environment,
-// node hand-off, spawn (with the PTY fallback), then the race between the command's exit and
-// the yield timer. Errors the reference throws become ToolResult::thrown; an unusable working
+// resolution, policy, sandbox availability, empty command, control-command guards, working
+// directory, the live-state sqlite3 guard, environment, node hand-off, spawn (with the PTY
+// fallback), then the race between the command's exit and the yield timer. Errors the reference throws become ToolResult::thrown; an unusable working
 // directory is a failed result.
 
 #include <boost/asio/steady_timer.hpp>
@@ -14,6 +14,7 @@
 #include "env/shell_select.h"
 #include "exec/service.h"
 #include "exec/tool_args.h"
+#include "shell/control_guard.h"
 #include "exec/target.h"
 #include "sys/sys.h"
 
@@ -287,12 +288,24 @@ void ExecService::exec(const json::Object& raw_args, CallContext ctx, ToolDone d
   }
   std::string command = string_arg(args, "command").value_or("");
   if (command.empty()) return done(ToolResult::thrown("Provide a command to start."));
+  if (Result<void> guard = shell::check_control_commands(command); !guard.ok()) {
+    return done(ToolResult::thrown(guard.error().message));
+  }
 
   int64_t started = steady_ms();
   Workdir workdir = resolve_workdir(args, config_.default_cwd);
   if (!workdir.available) {
     ExecOutcome failed = build_runtime_error_outcome(workdir_unavailable_text(workdir.request), "", steady_ms() - started);
     return done(ToolResult{failed.reason, foreground_details(failed, workdir.request), true});
+  }
+  if (host == ExecHost::kGateway && !config_.state_dir.empty()) {
+    shell::StateDbContext state{.state_dir = sys::canonicalize_existing_prefix(config_.state_dir),
+                                .home_dir = config_.home_dir,
+                                .workdir = workdir.path,
+                                .canonicalize = [](const std::string& p) { return sys::canonicalize_existing_prefix(p); }};
+    if (Result<void> guard = shell::check_state_db_access(command, state); !guard.ok()) {
+      return done(ToolResult::thrown(guard.error().message));
+    }
   }
   Result<env::EnvList> env = env::build_host_exec_env(config_.inherited_env, overrides_of(args));
   if (!env.ok()) return done(ToolResult::thrown(env.error().message));

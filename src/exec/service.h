@@ -78,6 +78,10 @@ struct ServiceConfig {
   std::string default_cwd;
   /// The server's environment, as inherited.
   env::EnvList inherited_env;
+  /// The active OpenClaw state directory and the home directory (absolute), for the guard that
+  /// keeps sqlite3 away from live state databases.
+  std::string state_dir;
+  std::string home_dir;
   std::string ptmx = "/dev/ptmx";
   KillTiming kill_timing;
 };

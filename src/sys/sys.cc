@@ -177,6 +177,20 @@ Result<std::string> real_path(const std::string& path) {
   return out;
 }
 
+std::string canonicalize_existing_prefix(const std::string& path) {
+  std::string prefix = path;
+  std::string rest;
+  while (!prefix.empty()) {
+    Result<std::string> real = real_path(prefix);
+    if (real.ok()) return real.value() == "/" && !rest.empty() ? rest : real.value() + rest;
+    size_t slash = prefix.rfind('/');
+    if (slash == std::string::npos) break;
+    rest = prefix.substr(slash) + rest;
+    prefix.resize(slash);
+  }
+  return path;
+}
+
 bool is_directory(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);

@@ -66,6 +66,10 @@ uint32_t random_below(uint32_t bound);
 /// realpath(3).
 Result<std::string> real_path(const std::string& path);
 
+/// realpath of the longest existing ancestor of `path` with the rest appended (a path that
+/// does not exist yet is still canonicalized as far as it goes). `path` must be absolute.
+std::string canonicalize_existing_prefix(const std::string& path);
+
 bool is_directory(const std::string& path);
 bool is_executable_file(const std::string& path);
 bool path_exists(const std::string& path);

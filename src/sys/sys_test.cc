@@ -74,3 +74,15 @@ TEST(Sys, ReadFileIfExistsTreatsMissingAsAbsentAndNamesOtherFailures) {
 
 }  // namespace
 }  // namespace clawexec::sys
+
+namespace clawexec::sys {
+namespace {
+
+TEST(Sys, CanonicalizeExistingPrefixResolvesAsFarAsThePathExists) {
+  EXPECT_EQ(canonicalize_existing_prefix("/tmp/../tmp"), real_path("/tmp").value());
+  EXPECT_EQ(canonicalize_existing_prefix("/tmp/../tmp/no/such/file"), real_path("/tmp").value() + "/no/such/file");
+  EXPECT_EQ(canonicalize_existing_prefix("/no-such-root-dir/x"), "/no-such-root-dir/x");
+}
+
+}  // namespace
+}  // namespace clawexec::sys

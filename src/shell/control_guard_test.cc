@@ -1,0 +1,191 @@
+#include "shell/control_guard.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace clawexec::shell {
+namespace {
+
+// The reference's messages, verbatim (spec §3.9).
+constexpr std::string_view kApproveMessage =
+    "exec cannot run /approve commands. Show the /approve command to the user as chat text, or "
+    "route it through the approval command handler instead of shell execution.";
+constexpr std::string_view kChannelLoginMessage =
+    "exec cannot run interactive OpenClaw channel login commands. Run `openclaw channels login` in "
+    "a "
+    "terminal on the gateway host, or use the channel-specific login agent tool when available "
+    "(for "
+    "WhatsApp: `whatsapp_login`).";
+constexpr std::string_view kWorkLimitMessage =
+    "exec cannot run a shell command that exceeds the command explanation work limit. Simplify the "
+    "command so its complete syntax can be inspected before execution.";
+
+void expect_rejected(std::string_view command, std::string_view message) {
+  Result<void> result = check_control_commands(command);
+  ASSERT_FALSE(result.ok()) << command;
+  EXPECT_EQ(result.error().code, ErrorCode::kRejected) << command;
+  EXPECT_EQ(result.error().message, message) << command;
+}
+
+UnsafeShellCommand kind(std::string_view command) { return detect_unsafe_shell_command(command); }
+
+TEST(CheckControlCommands, Conformance29ApproveVariantsAreRejected) {
+  for (std::string_view command :
+       {"echo ok && /approve abc123 allow-once", "echo ok | /approve abc123 deny",
+        "FOO=1 /approve abc123 allow-once", "env -i /approve abc123 deny",
+        "env -S '/approve abc123 deny'", "command -p /approve abc123 deny",
+        "exec -a openclaw /approve abc123 deny"}) {
+    expect_rejected(command, kApproveMessage);
+  }
+}
+
+TEST(CheckControlCommands, Conformance30ChannelLoginIsRejected) {
+  expect_rejected("openclaw channels login", kChannelLoginMessage);
+  expect_rejected("npx openclaw channels login --channel whatsapp", kChannelLoginMessage);
+}
+
+TEST(CheckControlCommands, ShellWrapperPayloadsAreCheckedRecursively) {
+  expect_rejected("bash -c '/approve abc deny'", kApproveMessage);
+  expect_rejected("sh -lc \"echo hi; /approve abc always\"", kApproveMessage);
+  expect_rejected("timeout 5 bash -c 'bash -c \"/approve abc deny\"'", kApproveMessage);
+  expect_rejected("env -S 'FOO=1 /approve abc deny'", kApproveMessage);
+  expect_rejected("bash -c 'pnpm exec openclaw channel login'", kChannelLoginMessage);
+}
+
+TEST(CheckControlCommands, CommandsAnywhereInTheLineAreChecked) {
+  for (std::string_view command :
+       {"if true; then /approve abc deny; fi", "echo $(/approve abc deny)",
+        "echo `/approve abc deny`", "f() { /approve abc deny; }", "(/approve abc deny)",
+        "sudo -u root /approve abc deny", "builtin /approve abc deny",
+        "command -- /approve abc deny", "  /approve abc deny"}) {
+    expect_rejected(command, kApproveMessage);
+  }
+}
+
+TEST(CheckControlCommands, ApprovePatternDetails) {
+  for (std::string_view command : {"/APPROVE abc ALLOW-ALWAYS", "/approve@mybot abc deny",
+                                   "/approve abc deny-all", "/approve a.b:c_d-1 allow-once",
+                                   "/approve abc\xC2\xA0"
+                                   "deny"}) {
+    EXPECT_EQ(kind(command), UnsafeShellCommand::kApprove) << command;
+  }
+  for (std::string_view command :
+       {"/approve abc allow-oncex", "/approve abc maybe", "/approve $ID deny", "/approve -abc deny",
+        "/approve@ abc deny", "/approveabc deny", "/approve abc"}) {
+    EXPECT_EQ(kind(command), UnsafeShellCommand::kNone) << command;
+  }
+}
+
+TEST(CheckControlCommands, ChannelLoginRunnerForms) {
+  for (std::string_view command :
+       {"pnpm openclaw channels login", "pnpm exec openclaw channel login",
+        "yarn dlx openclaw channels login", "npm run openclaw channels login",
+        "bunx -p openclaw openclaw channels login", "npx --yes -- openclaw channels login",
+        "OPENCLAW.EXE channels login", "/usr/local/bin/openclaw.cmd channel login",
+        "echo start\nopenclaw channels login"}) {
+    EXPECT_EQ(kind(command), UnsafeShellCommand::kChannelLogin) << command;
+  }
+  for (std::string_view command :
+       {"openclaw channels list", "openclaw channels Login", "openclaw login channels",
+        "openclaw channels", "npx openclaw@latest channels login", "node openclaw channels login",
+        R"('C:\tools\openclaw.exe' channels login)"}) {
+    EXPECT_EQ(kind(command), UnsafeShellCommand::kNone) << command;
+  }
+}
+
+TEST(CheckControlCommands, MentionsThatDoNotRunAreAllowed) {
+  for (std::string_view command :
+       {R"(echo "/approve abc allow-once")", "ls /approve", "cat /approve abc deny",
+        "echo '/approve abc deny' | cat", "git commit -m '/approve abc deny'",
+        "# /approve abc deny", "cat <<EOF\n/approve abc deny\nEOF", "command -v /approve abc deny",
+        "sudo -l /approve abc deny", "$CMD /approve abc deny", "nohup /approve abc deny",
+        "xargs /approve abc deny", "echo 'openclaw channels login'"}) {
+    EXPECT_TRUE(check_control_commands(command).ok()) << command;
+  }
+}
+
+TEST(CheckControlCommands, DynamicWrapperPayloadsAreNotParsed) {
+  // As in the reference: a payload containing expansions is only split into words, so a
+  // second command in it is not found.
+  EXPECT_TRUE(check_control_commands(R"(bash -c "echo $x; /approve abc deny")").ok());
+}
+
+TEST(CheckControlCommands, UnparseableLinesAreCheckedLineByLine) {
+  expect_rejected("/approve abc deny 'unterminated", kApproveMessage);
+  expect_rejected("echo 'open\n/approve abc deny", kApproveMessage);
+  EXPECT_TRUE(check_control_commands("echo 'open' && echo x 'y\n").ok());
+}
+
+TEST(CheckControlCommands, BashSyntaxTreeSitterRejectsIsStillCheckedWhole) {
+  // The reference falls back to line starts here and misses the second command; bash runs it.
+  EXPECT_EQ(kind("cat <<EOF; /approve abc deny\nbody\nEOF"), UnsafeShellCommand::kApprove);
+}
+
+TEST(CheckControlCommands, TheFirstMatchingCandidateDecidesTheMessage) {
+  expect_rejected("openclaw channels login; /approve abc deny", kChannelLoginMessage);
+  expect_rejected("/approve abc deny; openclaw channels login", kApproveMessage);
+  // Top-level commands are considered before nested ones.
+  expect_rejected("echo $(/approve abc deny); openclaw channels login", kChannelLoginMessage);
+}
+
+TEST(CheckControlCommands, RejectsCommandsBeyondTheWorkLimit) {
+  std::string line = "echo";
+  for (int i = 0; i < 50000; ++i) line += " a";
+  expect_rejected(line, kWorkLimitMessage);
+  std::string ok_line = "echo";
+  for (int i = 0; i < 49990; ++i) ok_line += " a";
+  EXPECT_TRUE(check_control_commands(ok_line).ok());
+}
+
+TEST(CheckControlCommands, RejectsNestingBeyondWhatTheParserFollows) {
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "echo $(";
+  for (int i = 0; i < 300; ++i) deep += ")";
+  expect_rejected(deep, kWorkLimitMessage);
+}
+
+TEST(CheckControlCommands, OrdinaryCommandsPass) {
+  for (std::string_view command :
+       {"git status", "npm install && npm test -- --watch=false",
+        "find . -name '*.py' | xargs grep -l 'import os'",
+        "cat > /tmp/c.json <<'EOF'\n{\"a\": 1}\nEOF", "for f in *.log; do gzip \"$f\"; done",
+        "sqlite3 ~/.openclaw/state.db .tables", ""}) {
+    EXPECT_TRUE(check_control_commands(command).ok()) << command;
+  }
+}
+
+TEST(DetectUnsafeShellCommand, SurvivesArbitraryInput) {
+  // Deterministic pseudo-random lines built from shell syntax; every one must get a verdict.
+  const std::string alphabet = "ab $(){}[]<>|&;'\"`\\\n\t#=!*?~-/.:%";
+  const char* pieces[] = {"if ",
+                          "then ",
+                          "fi",
+                          "done",
+                          "case ",
+                          "esac",
+                          "<<EOF\n",
+                          "EOF",
+                          "$((",
+                          "))",
+                          "${",
+                          "bash -c '",
+                          "/approve x deny",
+                          "sqlite3 ~/.openclaw/x",
+                          "\xff"};
+  StateDbContext ctx{"/home/u/.openclaw", "/home/u", "/wd", nullptr};
+  uint32_t state = 12345;
+  auto next = [&state] { return state = state * 1103515245u + 12345u; };
+  for (int i = 0; i < 3000; ++i) {
+    std::string line;
+    for (uint32_t n = next() % 60; n > 0; --n) {
+      line += (next() >> 8) % 4 == 0 ? std::string(pieces[(next() >> 8) % std::size(pieces)])
+                                     : std::string(1, alphabet[(next() >> 8) % alphabet.size()]);
+    }
+    UnsafeShellCommand verdict = detect_unsafe_shell_command(line, &ctx);
+    EXPECT_LE(static_cast<int>(verdict), static_cast<int>(UnsafeShellCommand::kIncompleteAnalysis));
+  }
+}
+
+}  // namespace
+}  // namespace clawexec::shell

@@ -1,0 +1,64 @@
+#pragma once
+// Shell words as the analyzer sees them: the source text, the parts it is made of (unquoted
+// runs, quoted strings, expansions) and the value the shell would pass after quote removal,
+// with a per-byte record of which characters were quoted. Expansions are never performed:
+// they stay in the value verbatim ("$HOME/x" stays "$HOME/x") and mark the word non-literal.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clawexec::shell {
+
+enum class WordPartKind {
+  kUnquoted,             // plain text; backslash escapes still in `text`
+  kSingleQuoted,         // '...'
+  kDoubleQuoted,         // "..." (may hold expansions, see WordPart::has_expansion)
+  kAnsiC,                // $'...'
+  kLocalized,            // $"..."
+  kParameter,            // $name, $1, $@, ${...}
+  kCommandSubstitution,  // $(...) or `...`
+  kArithmetic,           // $((...)) or $[...]
+  kProcessSubstitution,  // <(...) or >(...)
+};
+
+struct WordPart {
+  WordPartKind kind = WordPartKind::kUnquoted;
+  std::string text;            // as written, delimiters included
+  std::string value;           // quotes removed and escapes resolved; expansions keep their text
+  bool has_expansion = false;  // the part is, or (inside double quotes) contains, an expansion
+};
+
+struct Word {
+  std::string text;   // as written in the source
+  size_t offset = 0;  // byte offset of `text` in the parsed source
+  std::vector<WordPart> parts;
+  std::string value;         // concatenated part values
+  std::vector<bool> quoted;  // one entry per byte of `value`: quoted or backslash-escaped
+
+  /// True when any part is or contains an expansion ($x, ${x}, $(..), `..`, $((..)), <(..)).
+  bool has_expansion() const;
+  /// True when the word holds no expansion and no unescaped glob or brace pattern, i.e. its
+  /// value is exactly what the shell passes on.
+  bool is_literal() const;
+};
+
+/// Builds `value` and `quoted` from `parts` (call after the parts are complete).
+void finish_word(Word& word);
+
+/// The value of unquoted text: a backslash escapes the next character, and backslash-newline
+/// (a line continuation) disappears. A trailing lone backslash is kept.
+std::string decode_unquoted(std::string_view text);
+/// The value of a double-quoted string ("..." with or without its quotes): backslash escapes
+/// only \ " $ ` and newline; expansions are kept as written.
+std::string decode_double_quoted(std::string_view text);
+/// The value of an ANSI-C string ($'...' with or without the $' '): \n, \t, \xHH, \uHHHH,
+/// octal and the other C escapes.
+std::string decode_ansi_c(std::string_view text);
+
+/// True when text contains an unescaped *, ?, [..] or {..} (quotes are not considered:
+/// this is a textual test, as the reference performs it).
+bool has_unescaped_pattern(std::string_view text);
+
+}  // namespace clawexec::shell
