@@ -5,13 +5,14 @@
 // fallback), then the race between the command's exit and the yield timer. Errors the reference throws become ToolResult::thrown; an unusable working
 // directory is a failed result.
 
-#include <boost/asio/steady_timer.hpp>
+#include <variant>
 
 #include "base/strings.h"
 #include "base/time.h"
 #include "base/utf.h"
 #include "env/host_exec_env.h"
 #include "env/shell_select.h"
+#include "exec/exec_call.h"
 #include "exec/service.h"
 #include "exec/tool_args.h"
 #include "shell/control_guard.h"
@@ -19,7 +20,6 @@
 #include "sys/sys.h"
 
 namespace clawexec::exec {
-namespace asio = boost::asio;
 namespace {
 
 constexpr int64_t kMinYieldMs = 10;
@@ -156,223 +156,157 @@ std::pair<std::string, std::vector<std::string>> shell_for(const env::EnvList& s
   return {program, config.args};
 }
 
-json::Object running_details(const session::Session& s) {
-  json::Object d;
-  d["status"] = "running";
-  d["sessionId"] = s.id;
-  if (s.pid > 0) d["pid"] = s.pid;
-  d["startedAt"] = s.started_at;
-  d["cwd"] = s.cwd;
-  d["tail"] = s.output.tail();
-  d["followUp"] = kBackgroundFollowUp;
-  return d;
-}
 
-// One exec call in flight: waits for the start, then races the exit against the yield timer
-// and the caller's cancellation. Exactly one result is delivered.
-class ExecCall : public std::enable_shared_from_this<ExecCall> {
- public:
-  ExecCall(ExecService& service, std::shared_ptr<Run> run, int64_t yield_ms, std::vector<std::string> warnings,
-           CallContext ctx, ToolDone done)
-      : service_(service),
-        run_(std::move(run)),
-        yield_ms_(yield_ms),
-        warnings_(std::move(warnings)),
-        ctx_(std::move(ctx)),
-        done_(std::move(done)),
-        yield_timer_(service.io()) {}
-
-  void begin() {
-    auto self = shared_from_this();
-    run_->on_started([self](Result<pid_t> pid) { self->started(std::move(pid)); });
-    run_->on_exited([self](const ExecOutcome& outcome) { self->exited(outcome); });
-    // Weak: the signal outlives this call in its owner, and must not keep the call alive.
-    std::weak_ptr<ExecCall> weak = self;
-    if (ctx_.cancel) {
-      ctx_.cancel->on_cancel([weak] {
-        if (auto call = weak.lock()) call->cancelled();
-      });
-    }
-  }
-
- private:
-  void started(Result<pid_t> pid) {
-    if (!pid.ok()) return respond(ToolResult::thrown(pid.error().message));
-    if (responded_ || yield_ms_ < 0) return;
-    if (yield_ms_ == 0) return background();
-    auto self = shared_from_this();
-    yield_timer_.expires_after(std::chrono::milliseconds(yield_ms_));
-    yield_timer_.async_wait([self](const boost::system::error_code& ec) {
-      if (!ec) self->background();
-    });
-  }
-
-  void background() {
-    if (responded_ || run_->exited()) return;
-    session::Session& s = *run_->session();
-    service_.registry().mark_backgrounded(s);
-    std::string text = warning_block(warnings_) + "Command still running (session " + s.id + ", pid " +
-                       (s.pid > 0 ? std::to_string(s.pid) : std::string("n/a")) + "). " +
-                       std::string(kBackgroundFollowUp);
-    respond(ToolResult{std::move(text), running_details(s), false});
-  }
-
-  void exited(const ExecOutcome& outcome) {
-    if (responded_) return;
-    const session::Session& s = *run_->session();
-    std::string text = foreground_text(outcome, s.output.retention_capped(), warning_block(warnings_));
-    respond(ToolResult{std::move(text), foreground_details(outcome, s.cwd), !outcome.completed});
-  }
-
-  void cancelled() {
-    // Abort before backgrounding kills the run; a backgrounded run keeps going.
-    if (responded_) return;
-    run_->cancel();
-    respond(ToolResult::thrown("Tool execution was aborted"));
-  }
-
-  void respond(ToolResult result) {
-    if (responded_) return;
-    responded_ = true;
-    yield_timer_.cancel();
-    ctx_.cancel.reset();
-    ToolDone done = std::move(done_);
-    done(std::move(result));
-  }
-
-  ExecService& service_;
-  std::shared_ptr<Run> run_;
-  int64_t yield_ms_;
-  std::vector<std::string> warnings_;
-  CallContext ctx_;
-  ToolDone done_;
-  asio::steady_timer yield_timer_;
-  bool responded_ = false;
+// Everything decided before spawning: where, what, in which directory and environment.
+struct ExecPlan {
+  std::string command;
+  std::string workdir;
+  env::EnvList env;
+  int64_t yield_ms = -1;  // 0 = background at once, -1 = never
+  std::vector<std::string> warnings;
+  bool pty = false;
+  double timeout_seconds = 0;  // <= 0: none
 };
 
-}  // namespace
-
-void ExecService::exec(const json::Object& raw_args, CallContext ctx, ToolDone done) {
-  if (ctx.cancel && ctx.cancel->cancelled()) return done(ToolResult::thrown("Tool execution was aborted"));
+// Steps 2-15 of the reference pipeline: either a plan to run, or the result to return instead
+// (a thrown error, or the failed result of an unusable working directory).
+std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
+                                             const CallContext& ctx) {
   if (raw_args.contains("timeout")) {
-    return done(ToolResult::thrown("exec parameter \"timeout\" is unsupported; use \"timeoutSeconds\" instead"));
+    return ToolResult::thrown("exec parameter \"timeout\" is unsupported; use \"timeoutSeconds\" instead");
   }
   json::Object args = raw_args;
   strip_xml_artifacts(args);
-  const config::ExecSettings& settings = config_.exec;
-  // -1: no yield window (the run stays in the foreground until it ends).
-  int64_t yield_ms = -1;
-  std::optional<std::string> continuation_warning;
+  const config::ExecSettings& settings = config.exec;
+  ExecPlan plan;
   if (ctx.continuation_available) {
-    yield_ms = bool_arg(args, "background") == true ? 0 : yield_window_ms(args, settings.background_ms);
+    plan.yield_ms = bool_arg(args, "background") == true ? 0 : yield_window_ms(args, settings.background_ms);
   } else if (bool_arg(args, "background") == true || number_arg(args, "yieldMs")) {
-    continuation_warning = "Warning: continuation options are unavailable; running synchronously.";
+    plan.warnings.push_back("Warning: continuation options are unavailable; running synchronously.");
   }
-
-  Result<bool> elevated = resolve_elevated(config_.elevated, bool_arg(args, "elevated"));
-  if (!elevated.ok()) return done(ToolResult::thrown(elevated.error().message));
+  Result<bool> elevated = resolve_elevated(config.elevated, bool_arg(args, "elevated"));
+  if (!elevated.ok()) return ToolResult::thrown(elevated.error().message);
   Result<std::optional<ExecHost>> requested = parse_requested_host(json::find(args, "host"));
-  if (!requested.ok()) return done(ToolResult::thrown(requested.error().message));
-  ExecHost configured = settings.host;
+  if (!requested.ok()) return ToolResult::thrown(requested.error().message);
   Result<Target> target = resolve_exec_target(
-      {.configured = configured, .requested = requested.value(), .elevated_requested = elevated.value()});
-  if (!target.ok()) return done(ToolResult::thrown(target.error().message));
+      {.configured = settings.host, .requested = requested.value(), .elevated_requested = elevated.value()});
+  if (!target.ok()) return ToolResult::thrown(target.error().message);
   ExecHost host = target->effective;
-  if (Result<void> policy = check_policy(settings, host); !policy.ok()) {
-    return done(ToolResult::thrown(policy.error().message));
-  }
+  if (Result<void> policy = check_policy(settings, host); !policy.ok()) return ToolResult::thrown(policy.error().message);
   if (host == ExecHost::kSandbox) {
-    return done(ToolResult::thrown(
+    return ToolResult::thrown(
         "exec host=sandbox requires a sandbox runtime for this session.\nEnable sandbox mode "
-        "(`agents.defaults.sandbox.mode=\"non-main\"` or `\"all\"`) or use host=auto/gateway/node."));
+        "(`agents.defaults.sandbox.mode=\"non-main\"` or `\"all\"`) or use host=auto/gateway/node.");
   }
-  std::string command = string_arg(args, "command").value_or("");
-  if (command.empty()) return done(ToolResult::thrown("Provide a command to start."));
-  if (Result<void> guard = shell::check_control_commands(command); !guard.ok()) {
-    return done(ToolResult::thrown(guard.error().message));
+  plan.command = string_arg(args, "command").value_or("");
+  if (plan.command.empty()) return ToolResult::thrown("Provide a command to start.");
+  if (Result<void> guard = shell::check_control_commands(plan.command); !guard.ok()) {
+    return ToolResult::thrown(guard.error().message);
   }
-
   int64_t started = steady_ms();
-  Workdir workdir = resolve_workdir(args, config_.default_cwd);
+  Workdir workdir = resolve_workdir(args, config.default_cwd);
   if (!workdir.available) {
     ExecOutcome failed = build_runtime_error_outcome(workdir_unavailable_text(workdir.request), "", steady_ms() - started);
-    return done(ToolResult{failed.reason, foreground_details(failed, workdir.request), true});
+    return ToolResult{failed.reason, foreground_details(failed, workdir.request), true};
   }
-  if (host == ExecHost::kGateway && !config_.state_dir.empty()) {
-    shell::StateDbContext state{.state_dir = sys::canonicalize_existing_prefix(config_.state_dir),
-                                .home_dir = config_.home_dir,
-                                .workdir = workdir.path,
+  plan.workdir = workdir.path;
+  if (host == ExecHost::kGateway && !config.state_dir.empty()) {
+    shell::StateDbContext state{.state_dir = sys::canonicalize_existing_prefix(config.state_dir),
+                                .home_dir = config.home_dir,
+                                .workdir = plan.workdir,
                                 .canonicalize = [](const std::string& p) { return sys::canonicalize_existing_prefix(p); }};
-    if (Result<void> guard = shell::check_state_db_access(command, state); !guard.ok()) {
-      return done(ToolResult::thrown(guard.error().message));
+    if (Result<void> guard = shell::check_state_db_access(plan.command, state); !guard.ok()) {
+      return ToolResult::thrown(guard.error().message);
     }
   }
-  Result<env::EnvList> env = env::build_host_exec_env(config_.inherited_env, overrides_of(args));
-  if (!env.ok()) return done(ToolResult::thrown(env.error().message));
+  Result<env::EnvList> env = env::build_host_exec_env(config.inherited_env, overrides_of(args));
+  if (!env.ok()) return ToolResult::thrown(env.error().message);
+  plan.env = std::move(env).value();
   if (host == ExecHost::kNode) {
     std::string node = string_arg(args, "node").value_or(settings.node.value_or(""));
-    return done(ToolResult::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +
-                                   ". This server has no node hosts paired; run the command with host=auto or host=gateway."));
+    return ToolResult::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +
+                              ". This server has no node hosts paired; run the command with host=auto or host=gateway.");
   }
+  plan.pty = bool_arg(args, "pty") == true;
+  std::optional<double> timeout = number_arg(args, "timeoutSeconds");
+  plan.timeout_seconds = timeout ? *timeout : static_cast<double>(settings.default_timeout_seconds);
+  return plan;
+}
 
-  // No program argument or environment entry can carry a NUL byte; say so instead of letting the
-  // string be cut short.
-  auto shell_and_args = shell_for(config_.inherited_env);
-  if (command.find('\0') != std::string::npos) {
-    return done(ToolResult::thrown("spawn " + shell_and_args.first +
-                                   ": the command contains a NUL byte, which a program argument cannot hold"));
+// No program argument or environment entry can carry a NUL byte; say so instead of letting the
+// string be cut short.
+std::optional<std::string> nul_byte_problem(const ExecPlan& plan, const std::string& shell) {
+  if (plan.command.find('\0') != std::string::npos) {
+    return "spawn " + shell + ": the command contains a NUL byte, which a program argument cannot hold";
   }
-  for (const auto& [key, value] : *env) {
+  for (const auto& [key, value] : plan.env) {
     if (key.find('\0') != std::string::npos || value.find('\0') != std::string::npos) {
-      return done(ToolResult::thrown("spawn " + shell_and_args.first + ": environment variable \"" +
-                                     std::string(key.substr(0, key.find('\0'))) +
-                                     "\" contains a NUL byte, which the environment cannot hold"));
+      return "spawn " + shell + ": environment variable \"" + std::string(key.substr(0, key.find('\0'))) +
+             "\" contains a NUL byte, which the environment cannot hold";
     }
   }
+  return std::nullopt;
+}
 
-  std::vector<std::string> warnings;
-  if (continuation_warning) warnings.push_back(*continuation_warning);
-  env::set_var(*env, "OPENCLAW_SHELL", "exec");
-  bool want_pty = bool_arg(args, "pty") == true;
-  auto& [shell, shell_args] = shell_and_args;
+RunRequest run_request(const ServiceConfig& config, const ExecPlan& plan, const CallContext& ctx,
+                       const std::pair<std::string, std::vector<std::string>>& shell) {
   RunRequest request;
-  request.command = command;
-  request.cwd = workdir.path;
+  request.command = plan.command;
+  request.cwd = plan.workdir;
   request.scope_key = ctx.scope_key;
-  std::optional<double> timeout = number_arg(args, "timeoutSeconds");
-  request.timeout_seconds = timeout ? *timeout : static_cast<double>(settings.default_timeout_seconds);
+  request.timeout_seconds = plan.timeout_seconds;
   request.continuation_available = ctx.continuation_available;
-  request.cleanup_ms = settings.cleanup_ms;
-  request.limits = {static_cast<size_t>(settings.max_output_chars), static_cast<size_t>(settings.pending_max_output_chars)};
-  request.spawn.program = shell;
-  request.spawn.argv = {shell};
-  request.spawn.argv.insert(request.spawn.argv.end(), shell_args.begin(), shell_args.end());
-  request.spawn.argv.push_back(command);
-  request.spawn.cwd = workdir.path;
-  request.spawn.ptmx = config_.ptmx;
+  request.cleanup_ms = config.exec.cleanup_ms;
+  request.limits = {static_cast<size_t>(config.exec.max_output_chars),
+                    static_cast<size_t>(config.exec.pending_max_output_chars)};
+  request.spawn.program = shell.first;
+  request.spawn.argv = {shell.first};
+  request.spawn.argv.insert(request.spawn.argv.end(), shell.second.begin(), shell.second.end());
+  request.spawn.argv.push_back(plan.command);
+  request.spawn.cwd = plan.workdir;
+  request.spawn.ptmx = config.ptmx;
+  return request;
+}
 
-  Result<std::shared_ptr<Run>> run = Error::internal("not started");
-  if (want_pty) {
-    env::EnvList pty_env = *env;
+// A PTY when asked for one; if the PTY cannot be set up, pipes with stdin kept open and the
+// reference's warning.
+Result<std::shared_ptr<Run>> start_with_fallback(ExecService& service, RunRequest request, const ExecPlan& plan,
+                                                 std::vector<std::string>& warnings) {
+  env::EnvList env = plan.env;
+  env::set_var(env, "OPENCLAW_SHELL", "exec");
+  if (plan.pty) {
+    env::EnvList pty_env = env;
     const std::string* term = env::find_var(pty_env, "TERM");
     if (!term || term->empty() || *term == "dumb") env::set_var(pty_env, "TERM", "xterm-256color");
     request.spawn.env = env::to_assignments(pty_env);
     request.spawn.terminal = proc::Terminal::kPty;
-    run = start_run(request);
-    if (!run.ok()) {
-      warnings.push_back("Warning: PTY spawn failed (Error: " + run.error().message + "); retrying without PTY for `" +
-                         command + "`.");
-      request.spawn.stdin_mode = proc::StdinMode::kPipe;  // the fallback keeps stdin open
-    }
+    Result<std::shared_ptr<Run>> run = service.start_run(request);
+    if (run.ok()) return run;
+    warnings.push_back("Warning: PTY spawn failed (Error: " + run.error().message + "); retrying without PTY for `" +
+                       plan.command + "`.");
+    request.spawn.stdin_mode = proc::StdinMode::kPipe;
   }
-  if (!want_pty || !run.ok()) {
-    request.spawn.env = env::to_assignments(*env);
-    request.spawn.terminal = proc::Terminal::kPipes;
-    run = start_run(request);
-  }
-  if (!run.ok()) return done(ToolResult::thrown(run.error().message));
-  auto call = std::make_shared<ExecCall>(*this, run.value(), yield_ms, std::move(warnings), std::move(ctx), std::move(done));
-  call->begin();
+  request.spawn.env = env::to_assignments(env);
+  request.spawn.terminal = proc::Terminal::kPipes;
+  return service.start_run(std::move(request));
 }
 
+}  // namespace
+
+void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done) {
+  if (ctx.cancel && ctx.cancel->cancelled()) return done(ToolResult::thrown("Tool execution was aborted"));
+  std::variant<ToolResult, ExecPlan> planned = plan_exec(config_, args, ctx);
+  if (auto* early = std::get_if<ToolResult>(&planned)) return done(std::move(*early));
+  ExecPlan& plan = std::get<ExecPlan>(planned);
+  auto shell = shell_for(config_.inherited_env);
+  if (std::optional<std::string> problem = nul_byte_problem(plan, shell.first)) {
+    return done(ToolResult::thrown(*problem));
+  }
+  std::vector<std::string> warnings = std::move(plan.warnings);
+  Result<std::shared_ptr<Run>> run = start_with_fallback(*this, run_request(config_, plan, ctx, shell), plan, warnings);
+  if (!run.ok()) return done(ToolResult::thrown(run.error().message));
+  auto call = std::make_shared<ExecCall>(*this, run.value(), plan.yield_ms, std::move(warnings), std::move(ctx),
+                                         std::move(done));
+  call->begin();
+}
 }  // namespace clawexec::exec

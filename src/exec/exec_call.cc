@@ -1,0 +1,90 @@
+// ExecCall: see exec_call.h.
+
+#include "exec/exec_call.h"
+
+#include "exec/outcome.h"
+
+namespace clawexec::exec {
+namespace {
+
+json::Object running_details(const session::Session& s) {
+  json::Object d;
+  d["status"] = "running";
+  d["sessionId"] = s.id;
+  if (s.pid > 0) d["pid"] = s.pid;
+  d["startedAt"] = s.started_at;
+  d["cwd"] = s.cwd;
+  d["tail"] = s.output.tail();
+  d["followUp"] = kBackgroundFollowUp;
+  return d;
+}
+
+}  // namespace
+
+ExecCall::ExecCall(ExecService& service, std::shared_ptr<Run> run, int64_t yield_ms, std::vector<std::string> warnings,
+                   CallContext ctx, ToolDone done)
+    : service_(service),
+      run_(std::move(run)),
+      yield_ms_(yield_ms),
+      warnings_(std::move(warnings)),
+      ctx_(std::move(ctx)),
+      done_(std::move(done)),
+      yield_timer_(service.io()) {}
+
+void ExecCall::begin() {
+  auto self = shared_from_this();
+  run_->on_started([self](Result<pid_t> pid) { self->started(std::move(pid)); });
+  run_->on_exited([self](const ExecOutcome& outcome) { self->exited(outcome); });
+  // Weak: the signal outlives this call in its owner, and must not keep the call alive.
+  std::weak_ptr<ExecCall> weak = self;
+  if (ctx_.cancel) {
+    ctx_.cancel->on_cancel([weak] {
+      if (auto call = weak.lock()) call->cancelled();
+    });
+  }
+}
+
+void ExecCall::started(Result<pid_t> pid) {
+  if (!pid.ok()) return respond(ToolResult::thrown(pid.error().message));
+  if (responded_ || yield_ms_ < 0) return;
+  if (yield_ms_ == 0) return background();
+  auto self = shared_from_this();
+  yield_timer_.expires_after(std::chrono::milliseconds(yield_ms_));
+  yield_timer_.async_wait([self](const boost::system::error_code& ec) {
+    if (!ec) self->background();
+  });
+}
+
+void ExecCall::background() {
+  if (responded_ || run_->exited()) return;
+  session::Session& s = *run_->session();
+  service_.registry().mark_backgrounded(s);
+  std::string text = warning_block(warnings_) + "Command still running (session " + s.id + ", pid " +
+                     (s.pid > 0 ? std::to_string(s.pid) : std::string("n/a")) + "). " + std::string(kBackgroundFollowUp);
+  respond(ToolResult{std::move(text), running_details(s), false});
+}
+
+void ExecCall::exited(const ExecOutcome& outcome) {
+  if (responded_) return;
+  const session::Session& s = *run_->session();
+  std::string text = foreground_text(outcome, s.output.retention_capped(), warning_block(warnings_));
+  respond(ToolResult{std::move(text), foreground_details(outcome, s.cwd), !outcome.completed});
+}
+
+void ExecCall::cancelled() {
+  // Abort before backgrounding kills the run; a backgrounded run keeps going.
+  if (responded_) return;
+  run_->cancel();
+  respond(ToolResult::thrown("Tool execution was aborted"));
+}
+
+void ExecCall::respond(ToolResult result) {
+  if (responded_) return;
+  responded_ = true;
+  yield_timer_.cancel();
+  ctx_.cancel.reset();
+  ToolDone done = std::move(done_);
+  done(std::move(result));
+}
+
+}  // namespace clawexec::exec
