@@ -10,33 +10,15 @@
 #include <vector>
 
 #include "term/unicode_format.h"
+#include "term/sanitizer_test_support.h"
 
 namespace clawexec::term {
 namespace {
 
+using namespace ::clawexec::term::testing;
+
 using namespace std::string_view_literals;
 
-constexpr std::string_view kFffd = "\xEF\xBF\xBD";
-
-std::string sanitize_chunks(const std::vector<std::string_view>& chunks) {
-  OutputSanitizer sanitizer;
-  std::string out;
-  for (std::string_view chunk : chunks) sanitizer.feed(chunk, out);
-  sanitizer.finish(out);
-  return out;
-}
-
-// Every way of cutting `input` in two, and one byte per chunk, must give `expected`.
-void expect_same_for_every_split(std::string_view input, std::string_view expected) {
-  EXPECT_EQ(sanitize_output(input), expected) << "whole input";
-  for (size_t cut = 1; cut < input.size(); ++cut) {
-    EXPECT_EQ(sanitize_chunks({input.substr(0, cut), input.substr(cut)}), expected)
-        << "cut at " << cut;
-  }
-  std::vector<std::string_view> bytes;
-  for (size_t i = 0; i < input.size(); ++i) bytes.push_back(input.substr(i, 1));
-  EXPECT_EQ(sanitize_chunks(bytes), expected) << "one byte per chunk";
-}
 
 std::string repeat(std::string_view s, size_t n) {
   std::string out;
