@@ -192,3 +192,28 @@ describe("yield window", { concurrency: 4 }, () => {
     });
   });
 });
+
+describe("elevated", () => {
+  test("with tools.elevated.enabled, elevated:true runs on this host", async () => {
+    const t = await startServer({ config: { tools: { elevated: { enabled: true } } } });
+    try {
+      const r = await t.call("exec", { command: "echo elevated-ok", elevated: true });
+      assert.equal(r.text, "elevated-ok");
+      assert.equal(r.details.status, "completed");
+    } finally {
+      await t.close();
+    }
+  });
+  test("an agent entry can turn elevation off again", async () => {
+    const t = await startServer({
+      config: { tools: { elevated: { enabled: true } }, agents: { entries: { main: { tools: { elevated: { enabled: false } } } } } },
+    });
+    try {
+      const r = await t.call("exec", { command: "echo no", elevated: true });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^elevated is not available right now \(runtime=direct\)\./);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -167,3 +167,39 @@ describe("configuration", { concurrency: 3 }, () => {
     }
   });
 });
+
+describe("log level", () => {
+  test("logging/setLevel filters completion events: warning keeps failures (level warning) and drops successes (level notice)", async () => {
+    const t = await startServer();
+    try {
+      await t.client.setLoggingLevel("warning");
+      const ok = await background(t, "echo fine");
+      const bad = await background(t, "echo broken; exit 127");
+      await waitFor(() => eventsFor(t, bad.id).length > 0, 8000, "the failure event");
+      await sleep(300);
+      assert.deepEqual(eventsFor(t, ok.id), [], "a success (notice) is below warning");
+      assert.equal(eventsFor(t, bad.id)[0].level, "warning");
+      await t.client.setLoggingLevel("error");
+      const bad2 = await background(t, "echo again; exit 127");
+      const ok2 = await background(t, "echo fine2");
+      await waitFinished(t, bad2.id);
+      await waitFinished(t, ok2.id);
+      await sleep(300);
+      assert.deepEqual(eventsFor(t, bad2.id), [], "warning is below error");
+      await t.client.setLoggingLevel("notice");
+      const ok3 = await background(t, "echo visible");
+      assert.equal(await eventText(t, ok3.id), `Exec completed (${ok3.id.slice(0, 8)}, code 0) :: visible`);
+      assert.equal(eventsFor(t, ok3.id)[0].level, "notice");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** Waits until `list` shows the session finished. */
+async function waitFinished(server, id) {
+  await waitFor(async () => {
+    const r = await server.call("process", { action: "list" });
+    return r.details.sessions.find((e) => e.sessionId === id && e.status !== "running");
+  }, 8000, `${id} to finish`);
+}
