@@ -126,10 +126,8 @@ RunEnd classify(const proc::ExitStatus& status, const std::string& kill_reason) 
   }
   if (!kill_reason.empty()) {
     end.reason = kill_reason;
-  } else if (status.signal) {
-    end.reason = "signal";
-  } else if (!status.code) {
-    end.reason = "signal";  // the shim vanished without a status: "aborted"
+  } else if (status.signal || !status.code) {
+    end.reason = "signal";  // without a signal (the supervisor vanished) this is "aborted"
   } else {
     end.reason = "exit";
   }

@@ -27,10 +27,7 @@ Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
     if (auto r = weak.lock()) on_run_exited(r);
   });
   run->on_started([this](Result<pid_t> pid) {
-    if (!pid.ok() && shutting_down_ && registry_.live().empty()) {
-      std::vector<std::function<void()>> waiters = std::move(shutdown_waiters_);
-      for (auto& w : waiters) w();
-    }
+    if (!pid.ok()) finish_shutdown_if_idle();  // a run that never started is not live either
   });
   return run;
 }
@@ -38,11 +35,14 @@ Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
 void ExecService::on_run_exited(const std::shared_ptr<Run>& run) {
   maybe_notify(*run->session());
   schedule_sweep();
-  if (shutting_down_ && registry_.live().empty()) {
-    shutdown_timer_.cancel();
-    std::vector<std::function<void()>> waiters = std::move(shutdown_waiters_);
-    for (auto& w : waiters) w();
-  }
+  finish_shutdown_if_idle();
+}
+
+void ExecService::finish_shutdown_if_idle() {
+  if (!shutting_down_ || !registry_.live().empty()) return;
+  shutdown_timer_.cancel();
+  std::vector<std::function<void()>> waiters = std::move(shutdown_waiters_);
+  for (auto& w : waiters) w();
 }
 
 // Reference §1.11, for a backgrounded run that nobody has polled to its end.
@@ -50,9 +50,7 @@ void ExecService::maybe_notify(const session::Session& s) {
   if (!notifier_ || !s.backgrounded || !config_.exec.notify_on_exit || s.terminal_poll_observed || !s.exit) return;
   if (registry_.finished(s.id).get() != &s) return;  // removed by the agent: it asked for silence
   const session::ExitRecord& exit = *s.exit;
-  std::string_view source = s.output.tail();
-  if (source.empty()) source = s.output.aggregated();
-  std::string output = session::compact_notify_output(source);
+  std::string output = session::compact_notify_output(s.output.tail());
   bool failed = exit.status == session::TerminalStatus::kFailed;
   if (failed && exit.exit_reason == "manual-cancel" && output.empty()) return;
   bool empty_success = config_.exec.notify_on_exit_empty_success.value_or(false);
@@ -78,8 +76,8 @@ void ExecService::schedule_sweep() {
 void ExecService::shutdown(std::chrono::milliseconds foreground_grace, std::function<void()> done) {
   shutting_down_ = true;
   sweep_timer_.cancel();
-  if (registry_.live().empty()) return done();
   shutdown_waiters_.push_back(std::move(done));
+  if (registry_.live().empty()) return finish_shutdown_if_idle();
   auto cancel = [this](bool background_only) {
     for (const auto& s : registry_.live()) {
       if (s->control && (s->backgrounded || !background_only)) s->control->cancel();

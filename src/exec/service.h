@@ -116,6 +116,8 @@ class ExecService {
 
  private:
   void on_run_exited(const std::shared_ptr<Run>& run);
+  /// During shutdown, calls the waiters once no run is live any more.
+  void finish_shutdown_if_idle();
   void maybe_notify(const session::Session& session);
   void schedule_sweep();
 

@@ -39,7 +39,6 @@ class Server {
   /// params._meta.sessionId names the session unambiguously (the text has only 8 characters).
   void send_exec_event(const std::string& session_id, const std::string& text);
 
-  size_t calls_in_flight() const { return in_flight_.size(); }
 
  private:
   void handle_request(const json::Value& id, const std::string& method, const json::Value& params);
