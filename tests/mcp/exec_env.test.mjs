@@ -4,9 +4,7 @@
 // OPENCLAW_CLI markers are set, and the shell is chosen from SHELL.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { startServer, startRawServer, scratchDir } from "./lib/harness.mjs";
+import { startServer, startRawServer, scratchDir, expectThrownExec } from "./lib/harness.mjs";
 
 let s;
 let scratch;
@@ -19,15 +17,7 @@ after(async () => {
   scratch.cleanup();
 });
 
-/** Calls exec and checks it was a thrown error with exactly `message`, and that nothing ran. */
-async function expectThrown(args, message) {
-  const marker = join(scratch.dir, `ran-${Math.random().toString(36).slice(2)}`);
-  const r = await s.call("exec", { command: `touch ${marker}`, ...args });
-  assert.equal(r.isError, true);
-  assert.equal(r.text, message);
-  assert.equal(r.details, undefined, "a thrown error has no structured details");
-  assert.equal(existsSync(marker), false, "the command must not run");
-}
+const expectThrown = (args, message) => expectThrownExec(s, args, message);
 
 describe("environment overrides (§3.2, §8.2 #19-#24)", { concurrency: 4 }, () => {
   const cases = [

@@ -6,7 +6,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, scratchDir, rejection } from "./lib/harness.mjs";
+import { startServer, scratchDir, rejection, expectThrownExec } from "./lib/harness.mjs";
 
 let s;
 let scratch;
@@ -19,17 +19,7 @@ after(async () => {
   scratch.cleanup();
 });
 
-/** Calls exec and checks it was a thrown error with exactly `message`, and that nothing ran. */
-async function expectThrown(args, message) {
-  const marker = join(scratch.dir, `ran-${Math.random().toString(36).slice(2)}`);
-  const command = args.command === undefined ? `touch ${marker}` : args.command;
-  const r = await s.call("exec", { ...args, command });
-  assert.equal(r.isError, true);
-  assert.equal(r.text, message);
-  assert.equal(r.details, undefined, "a thrown error has no structured details");
-  assert.equal(existsSync(marker), false, "the command must not run");
-  return r;
-}
+const expectThrown = (args, message) => expectThrownExec(s, args, message);
 
 const SANDBOX_MESSAGE =
   "exec host=sandbox requires a sandbox runtime for this session.\n" +

@@ -3,7 +3,8 @@
 // scratch directory, and the server is always closed when the test ends.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdtempSync, rmSync } from "node:fs";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -90,6 +91,22 @@ export async function startServer(options = {}) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Calls exec and checks it failed with exactly `message` as a thrown error (isError, no
+ * structured details) and that nothing ran: unless args.command is given, the command touches a
+ * marker file that must not exist afterwards.
+ */
+export async function expectThrownExec(server, args, message) {
+  const marker = join(tmpdir(), `clawexec-ran-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const r = await server.call("exec", { command: `touch ${marker}`, ...args });
+  const ran = existsSync(marker);
+  rmSync(marker, { force: true });
+  assert.equal(r.isError, true);
+  assert.equal(r.text, message);
+  assert.equal(r.details, undefined, "a thrown error has no structured details");
+  assert.equal(ran, false, "the command must not run");
+}
 
 /**
  * Fails when the server's stderr holds an AddressSanitizer, LeakSanitizer or
