@@ -29,8 +29,7 @@ export function scratchDir(prefix = "clawexec-test-") {
  */
 export async function startServer(options = {}) {
   const state = scratchDir("clawexec-state-");
-  const env = { ...process.env, OPENCLAW_STATE_DIR: state.dir, ...(options.env ?? {}) };
-  delete env.OPENCLAW_CONFIG_PATH;
+  const env = serverEnv(state.dir, options.env ?? {});
   for (const key of options.unsetEnv ?? []) delete env[key];
   if (options.config !== undefined) {
     const { writeFileSync } = await import("node:fs");
@@ -228,9 +227,13 @@ export async function rejection(promise) {
   throw new Error("expected the call to be rejected");
 }
 
-/** The environment for a server or CLI process: a private state dir, no config path override. */
+/**
+ * The environment for a server or CLI process: a private state dir, no config path override, and
+ * SHELL pinned to bash so the suite does not depend on where it runs (CI may have no SHELL, which
+ * makes commands run under dash); tests of shell selection override or unset it.
+ */
 export function serverEnv(stateDir, extra = {}) {
-  const env = { ...process.env, OPENCLAW_STATE_DIR: stateDir, ...extra };
+  const env = { ...process.env, SHELL: "/bin/bash", OPENCLAW_STATE_DIR: stateDir, ...extra };
   delete env.OPENCLAW_CONFIG_PATH;
   return env;
 }
