@@ -74,7 +74,9 @@ struct Walk {
   std::vector<ExplainedCommand> commands;
 };
 
-std::optional<Argv> command_argv(const Command& command) {
+}  // namespace
+
+std::optional<Argv> explained_argv(const Command& command) {
   if (command.words.empty()) return std::nullopt;
   const Word& name = command.words[0];
   if (command.form == CommandForm::kSimple &&
@@ -99,8 +101,7 @@ std::optional<Argv> command_argv(const Command& command) {
   return argv;
 }
 
-// The payload the explainer parses for this command, if any.
-std::optional<std::string> parseable_payload(const Command& command, const Argv& argv) {
+std::optional<std::string> explained_payload(const Command& command, const Argv& argv) {
   std::optional<ShellWrapper> wrapper = find_shell_wrapper(argv);
   if (!wrapper) return std::nullopt;
   bool found_in_argument = false;
@@ -112,6 +113,8 @@ std::optional<std::string> parseable_payload(const Command& command, const Argv&
   if (!found_in_argument || !is_parseable_shell_wrapper(argv, *wrapper)) return std::nullopt;
   return wrapper->payload;
 }
+
+namespace {
 
 void explain_into(std::string_view source, CommandContext context, int payload_depth, Walk& walk) {
   ParseError error;
@@ -130,11 +133,11 @@ void explain_into(std::string_view source, CommandContext context, int payload_d
   const Script& script = parsed ? *parsed : error.partial;
   if (!parsed || !script.reference_syntax_error.empty()) walk.parse_error = true;
   for (const Command& command : script.commands) {
-    std::optional<Argv> argv = command_argv(command);
+    std::optional<Argv> argv = explained_argv(command);
     if (!argv) continue;
     walk.commands.push_back(ExplainedCommand{*argv, command.context});
     if (payload_depth >= kMaxWrapperPayloadDepth || command.form != CommandForm::kSimple) continue;
-    if (std::optional<std::string> payload = parseable_payload(command, *argv)) {
+    if (std::optional<std::string> payload = explained_payload(command, *argv)) {
       explain_into(*payload, CommandContext::kWrapperPayload, payload_depth + 1, walk);
       if (walk.work_limit) return;
     }

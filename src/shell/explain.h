@@ -5,6 +5,8 @@
 // every command a line could run, including nested ones and shell-wrapper payloads.
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,6 +46,16 @@ struct Explanation {
   /// syntax error); empty for kWorkLimitExceeded.
   std::vector<ExplainedCommand> commands;
 };
+
+/// The argv the explainer lists for a parsed command: nullopt when the command has no name or
+/// its name is not a literal word (an expansion, a glob, a name split by a line continuation).
+/// In declarations bare NAMEs are dropped; `[ ... ]` loses its closing bracket.
+std::optional<Argv> explained_argv(const Command& command);
+
+/// The shell-wrapper payload the explainer parses for this command (bash -c '...', also behind
+/// dispatch wrappers), if any: a POSIX-parseable shell with a -c style flag whose payload is a
+/// literal found verbatim in one argument.
+std::optional<std::string> explained_payload(const Command& command, const Argv& argv);
 
 /// Explains `source` (the caller trims it). Pure and deterministic.
 Explanation explain_command(std::string_view source);

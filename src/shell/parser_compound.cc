@@ -41,6 +41,7 @@ Result<void> Parser::expect_keyword(std::string_view keyword) {
 Result<void> Parser::parse_if() {
   DepthScope depth(compound_depth_);
   out_.features.add(ScriptFeature::kControlFlow);
+  out_.features.add(ScriptFeature::kIf);
   pos_ += 2;
   count(4);
   TRY(parse_list(kStopThen, true));
@@ -64,6 +65,7 @@ Result<void> Parser::parse_if() {
 Result<void> Parser::parse_while_until() {
   DepthScope depth(compound_depth_);
   out_.features.add(ScriptFeature::kControlFlow);
+  out_.features.add(ScriptFeature::kWhile);
   pos_ += 5;  // "while" and "until" have the same length
   count(5);
   TRY(parse_list(kStopDo, true));
@@ -75,6 +77,7 @@ Result<void> Parser::parse_while_until() {
 Result<void> Parser::parse_for() {
   DepthScope depth(compound_depth_);
   out_.features.add(ScriptFeature::kControlFlow);
+  out_.features.add(ScriptFeature::kFor);
   bool select = at_keyword("select");
   pos_ += select ? 6 : 3;
   count(6);
@@ -118,6 +121,7 @@ Result<void> Parser::parse_for() {
 Result<void> Parser::parse_case() {
   DepthScope depth(compound_depth_);
   out_.features.add(ScriptFeature::kControlFlow);
+  out_.features.add(ScriptFeature::kCase);
   pos_ += 4;
   count(4);
   TRY(skip_blanks());

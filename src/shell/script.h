@@ -84,6 +84,11 @@ enum class ScriptFeature : uint32_t {
   kComment = 1u << 14,
   kLineContinuation = 1u << 15,
   kArrayAssignment = 1u << 16,
+  // Which control-flow constructs occurred (kControlFlow is set for each of them too).
+  kIf = 1u << 17,
+  kFor = 1u << 18,    // for and select loops
+  kWhile = 1u << 19,  // while and until loops
+  kCase = 1u << 20,
 };
 
 struct ScriptFeatures {

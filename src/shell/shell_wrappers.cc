@@ -263,7 +263,8 @@ std::optional<Argv> resolve_shell_candidate(const Argv& argv, int depth) {
   return argv;
 }
 
-// The flag that introduces the command for the explainer's parseability test.
+}  // namespace
+
 std::optional<std::string> shell_command_flag(const Argv& argv) {
   if (argv.empty()) return std::nullopt;
   std::string shell = normalize_executable_token(argv[0]);
@@ -291,8 +292,6 @@ std::optional<std::string> shell_command_flag(const Argv& argv) {
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 bool is_shell_wrapper_executable(std::string_view token) {
   return family_of(normalize_executable_token(token)) != Family::kNone;

@@ -30,6 +30,11 @@ struct ShellWrapper {
 /// (csh, tcsh and osh never count: their startup files run first).
 std::optional<ShellWrapper> find_shell_wrapper(const Argv& argv);
 
+/// The flag that introduces a shell's inline command as the reference's explainer reports it:
+/// for POSIX shells the first -c, --command or short cluster containing c; /c or /k for cmd;
+/// PowerShell's -c/-Command/-EncodedCommand/-File spellings. nullopt when there is none.
+std::optional<std::string> shell_command_flag(const Argv& argv);
+
 /// Whether the reference's explainer would parse this wrapper's payload as bash: the shell is
 /// one of ash bash dash fish ksh mksh sh yash zsh and its command flag is -c, --command or a
 /// short option cluster containing c.

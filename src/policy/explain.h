@@ -1,0 +1,102 @@
+#pragma once
+// The policy explainer (reference spec §3.2): what a shell command line contains, in the form
+// the authorization planner works on - command steps with their argv and source spans, the
+// operators between them, the shapes the line uses (pipeline, sequence, if, subshell, ...)
+// and the risks that make parts of it unanalyzable (substitutions, redirects, heredocs,
+// dynamic names or arguments) or that need a human (eval, source, alias, carriers, inline
+// eval, shell wrappers).
+//
+// It is built on our bash parser (shell/script.h). Offsets are kept as byte offsets into the
+// original command text; `utf16_span` converts them to the JavaScript string indices the
+// reference reports. Steps parsed from a shell wrapper's payload (bash -c '...') carry spans
+// mapped back into the original text.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/types.h"
+
+namespace clawexec::policy {
+
+/// Source longer than this many UTF-16 units is not explained.
+inline constexpr size_t kMaxExplainUnits = 128 * 1024;
+
+enum class StepContext { kTopLevel, kCommandSubstitution, kProcessSubstitution, kFunctionDefinition, kWrapperPayload };
+std::string_view to_string(StepContext context);
+
+/// A byte range [begin, end) in the original command text.
+struct ByteSpan {
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+struct ExplainStep {
+  size_t id = 0;                     // "command-<id>"
+  std::optional<size_t> parent_id;   // the wrapper step whose payload this step came from
+  StepContext context = StepContext::kTopLevel;
+  std::string executable;            // argv[0]
+  Argv argv;
+  std::string text;                  // the step's text in its own source (payload text for payload steps)
+  ByteSpan span;                     // in the original text
+  ByteSpan executable_span;          // in the original text
+  /// Spans of argv[1..] in the original text (same order), for rendering checks.
+  std::vector<ByteSpan> argument_spans;
+  /// The text before the executable starts with NAME= (an env-assignment prelude).
+  bool has_env_prelude = false;
+  /// Byte offset of the executable in the step's own source and that source's id (0 = the
+  /// original text, else the wrapper step id whose payload holds it).
+  size_t bucket = 0;
+  size_t local_begin = 0, local_end = 0;
+};
+
+struct Risk {
+  std::string kind;  // command-substitution, redirect, dynamic-argument, eval, inline-eval, ...
+  std::string text;  // the source text the risk concerns (may be empty)
+  ByteSpan span;     // where it is in the original text
+  // Kind-specific details (empty when not applicable).
+  std::string command;     // normalised executable (dynamic-argument, carriers, inline-eval)
+  std::string flag;        // inline-eval / shell-wrapper / carrier flag
+  std::string executable;  // shell-wrapper: the shell
+  std::string payload;     // shell-wrapper: the inline command
+  std::string name;        // function-definition
+  std::optional<size_t> argument_index;  // dynamic-argument
+  std::optional<size_t> step_id;         // the step it was found in, if any
+  std::optional<size_t> payload_of;      // found while parsing this wrapper step's payload
+};
+
+struct ExplainOperator {
+  size_t id = 0;
+  std::string kind;  // and, or, pipe, stderr-pipe, sequence, background, newline-sequence
+  std::string text;
+  size_t from_step = 0, to_step = 0;
+  std::optional<size_t> parent_id;
+};
+
+struct ShellExplanation {
+  bool ok = true;
+  std::optional<std::string> error;  // the explainer refused (too large, work limit)
+  std::vector<ExplainStep> steps;    // top-level first, then nested, each in source order
+  std::vector<Risk> risks;
+  std::vector<std::string> shapes;  // sorted, unique
+  std::vector<std::string> top_level_shapes;  // shapes of the line itself (not of payloads)
+  std::vector<ExplainOperator> operators;
+  std::string source;
+
+  bool has_shape(std::string_view shape) const;
+  bool has_risk(std::string_view kind) const;
+};
+
+/// Explains a command line. Pure and deterministic.
+ShellExplanation explain_shell_command(std::string_view source);
+
+/// True when an argument's source text holds a shell expansion ($x, ${, $(, `, <(, >( ...):
+/// the "dynamic-argument" risks that make a plan fail.
+bool is_shell_expansion_argument(std::string_view text);
+
+/// Converts a byte span of `source` to UTF-16 indices [begin, end).
+std::pair<size_t, size_t> utf16_span(std::string_view source, ByteSpan span);
+
+}  // namespace clawexec::policy
