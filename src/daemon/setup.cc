@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "approvals/paths.h"
 #include "config/paths.h"
 #include "env/env_list.h"
 #include "proc/spawn.h"
@@ -84,6 +85,8 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.inherited_env = process_environment();
   setup.service.state_dir = config::resolve_state_dir(paths);
   setup.service.home_dir = config::resolve_home_dir(paths);
+  setup.service.agent_id = agent_id.empty() ? std::string("main") : agent_id;
+  setup.service.approvals_paths = approvals::resolve_approvals_paths(paths);
   if (const char* ptmx = std::getenv("CLAWEXEC_PTMX"); ptmx && *ptmx) setup.service.ptmx = ptmx;
   return setup;
 }

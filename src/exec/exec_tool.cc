@@ -13,6 +13,7 @@
 #include "env/host_exec_env.h"
 #include "env/shell_select.h"
 #include "exec/exec_call.h"
+#include "exec/policy_gate.h"
 #include "exec/service.h"
 #include "exec/tool_args.h"
 #include "shell/control_guard.h"
@@ -74,21 +75,6 @@ Result<bool> resolve_elevated(const ElevatedSettings& settings, std::optional<bo
 
 // Until the approvals engine exists only the reference default (security=full, ask=off) and
 // an explicit deny are honoured; anything that would need allowlists or approval fails closed.
-Result<void> check_policy(const config::ExecSettings& s, ExecHost host) {
-  config::ExecSecurity security = s.security.value_or(config::ExecSecurity::kFull);
-  config::ExecAsk ask = s.ask.value_or(config::ExecAsk::kOff);
-  if (security == config::ExecSecurity::kDeny) {
-    return Error::rejected("exec denied: host=" + std::string(host_name(host)) + " security=deny");
-  }
-  if (security != config::ExecSecurity::kFull || ask != config::ExecAsk::kOff) {
-    return Error::rejected("exec denied: host=" + std::string(host_name(host)) + " security=" +
-                           std::string(config::to_string(security)) + " ask=" + std::string(config::to_string(ask)) +
-                           " needs the approvals engine, which this build does not include yet; set "
-                           "tools.exec.security=full and tools.exec.ask=off to run commands");
-  }
-  return {};
-}
-
 struct Workdir {
   std::string path;     // canonical directory, when available
   std::string request;  // what was asked for (for the unavailable text)
@@ -192,7 +178,7 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
       {.configured = settings.host, .requested = requested.value(), .elevated_requested = elevated.value()});
   if (!target.ok()) return ToolResult::thrown(target.error().message);
   ExecHost host = target->effective;
-  if (Result<void> policy = check_policy(settings, host); !policy.ok()) return ToolResult::thrown(policy.error().message);
+  if (Result<void> floor = check_security_floor(config, host); !floor.ok()) return ToolResult::thrown(floor.error().message);
   if (host == ExecHost::kSandbox) {
     return ToolResult::thrown(
         "exec host=sandbox requires a sandbox runtime for this session.\nEnable sandbox mode "
@@ -222,6 +208,13 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   Result<env::EnvList> env = env::build_host_exec_env(config.inherited_env, overrides_of(args));
   if (!env.ok()) return ToolResult::thrown(env.error().message);
   plan.env = std::move(env).value();
+  if (host == ExecHost::kGateway) {
+    const std::string* path = env::find_var(plan.env, "PATH");
+    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path ? *path : std::string());
+    if (!gate.ok()) return ToolResult::thrown(gate.error().message);
+    plan.command = std::move(gate->command);
+    plan.warnings.insert(plan.warnings.end(), gate->warnings.begin(), gate->warnings.end());
+  }
   if (host == ExecHost::kNode) {
     std::string node = string_arg(args, "node").value_or(settings.node.value_or(""));
     return ToolResult::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +

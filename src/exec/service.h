@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "approvals/paths.h"
 #include "config/exec_settings.h"
 #include "env/env_list.h"
 #include "exec/run.h"
@@ -84,6 +85,10 @@ struct ServiceConfig {
   std::string home_dir;
   std::string ptmx = "/dev/ptmx";
   KillTiming kill_timing;
+  /// Whose policy applies (agents.entries.<id>, approvals agents.<id>) and where the approvals
+  /// document lives.
+  std::string agent_id = "main";
+  approvals::ApprovalsPaths approvals_paths;
 };
 
 class ExecService {

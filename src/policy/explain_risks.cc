@@ -5,35 +5,29 @@
 
 #include "policy/explain_risks.h"
 
-#include "shell/carriers.h"
+#include "policy/command_risks.h"
 #include "shell/executable.h"
 #include "shell/shell_wrappers.h"
 
 namespace clawexec::policy {
 namespace {
 
-Risk risk(std::string kind) {
+Risk to_risk(const CommandRisk& c) {
   Risk r;
-  r.kind = std::move(kind);
-  return r;
-}
-
-// argv[0], or what a carrier (env, command, builtin, exec, sudo, doas) runs, looked through
-// repeatedly.
-std::string carried_name(const Argv& argv) {
-  Argv current = argv;
-  for (int depth = 0; depth < 8 && !current.empty(); ++depth) {
-    std::optional<Argv> carried = shell::resolve_carrier_argv(current, shell::ExecCarrier::kInclude);
-    if (!carried || carried->empty()) break;
-    current = std::move(*carried);
+  switch (c.kind) {
+    case CommandRiskKind::kInlineEval: r.kind = "inline-eval"; break;
+    case CommandRiskKind::kShellWrapper: r.kind = "shell-wrapper"; break;
+    case CommandRiskKind::kShellWrapperThroughCarrier: r.kind = "shell-wrapper-through-carrier"; break;
+    case CommandRiskKind::kCommandCarrier: r.kind = "command-carrier"; break;
+    case CommandRiskKind::kEval: r.kind = "eval"; break;
+    case CommandRiskKind::kSource: r.kind = "source"; break;
+    case CommandRiskKind::kAlias: r.kind = "alias"; break;
   }
-  return current.empty() ? std::string() : shell::normalize_executable_token(current[0]);
-}
-
-bool reaches_shell_wrapper(const Argv& argv) {
-  if (shell::find_shell_wrapper(argv)) return true;
-  std::optional<Argv> carried = shell::resolve_carrier_argv(argv, shell::ExecCarrier::kInclude);
-  return carried && !carried->empty() && shell::find_shell_wrapper(*carried).has_value();
+  r.command = c.command;
+  r.flag = c.flag.value_or("");
+  r.executable = c.executable;
+  r.payload = c.payload;
+  return r;
 }
 
 }  // namespace
@@ -41,27 +35,27 @@ bool reaches_shell_wrapper(const Argv& argv) {
 std::vector<Risk> risks_for_argv(const Argv& argv) {
   std::vector<Risk> out;
   if (argv.empty()) return out;
-  std::string name = shell::normalize_executable_token(argv[0]);
-  std::string carried = carried_name(argv);
-  if (carried == "eval") out.push_back(risk("eval"));
-  if (carried == "." || carried == "source") out.push_back(risk("source"));
-  if (name == "alias") out.push_back(risk("alias"));
-
-  // INTEGRATION PENDING (this session): inline-eval risks from policy/inline_eval.h.
-  if (shell::is_shell_wrapper_executable(argv[0])) {
-    if (std::optional<shell::ShellWrapper> wrapper = shell::find_shell_wrapper(argv)) {
-      Risk r = risk("shell-wrapper");
-      r.executable = name;
+  // The shell-wrapper risk (argv[0] is the shell) or, for a shell behind a dispatch wrapper
+  // (timeout 5 bash -c ...), the through-carrier risk naming that wrapper.
+  std::optional<CommandRisk> wrapper_risk;
+  bool step_is_wrapper = shell::is_shell_wrapper_executable(argv[0]);
+  if (std::optional<shell::ShellWrapper> wrapper = shell::find_shell_wrapper(argv)) {
+    CommandRisk r;
+    if (step_is_wrapper) {
+      r.kind = CommandRiskKind::kShellWrapper;
+      r.executable = shell::normalize_executable_token(argv[0]);
       r.flag = shell::shell_command_flag(argv).value_or("-c");
       r.payload = wrapper->payload;
-      out.push_back(std::move(r));
+    } else {
+      r.kind = CommandRiskKind::kShellWrapperThroughCarrier;
+      r.command = shell::normalize_executable_token(argv[0]);
     }
-  } else if (reaches_shell_wrapper(argv)) {
-    Risk r = risk("shell-wrapper-through-carrier");
-    r.command = name;
-    out.push_back(std::move(r));
+    wrapper_risk = r;
   }
-  // INTEGRATION PENDING (this session): command-carrier risks from policy/command_risks.h.
+  for (const CommandRisk& c : collect_command_risks(
+           argv, step_is_wrapper ? StepShellWrapper::kYes : StepShellWrapper::kNo, wrapper_risk)) {
+    out.push_back(to_risk(c));
+  }
   return out;
 }
 

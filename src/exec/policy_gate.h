@@ -1,0 +1,33 @@
+#pragma once
+// The exec tool's policy gate: the effective policy of a call (config mode/security/ask, the
+// approvals document's floor, the per-call `ask` hardening) and, on the gateway host, the
+// policy engine's decision for the command - run it (as the analysis resolved it), refuse it,
+// or, when a human would be needed, apply the ask fallback (until approvals can be asked for).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "exec/target.h"
+#include "json/json.h"
+
+namespace clawexec::exec {
+
+struct ServiceConfig;
+
+/// §2.4 steps 2–4: refuses ("exec denied: host=<h> security=deny") before anything else runs.
+Result<void> check_security_floor(const ServiceConfig& config, ExecHost host);
+
+struct GateOutcome {
+  std::string command;                // what to run
+  std::vector<std::string> warnings;  // to prefix to the result
+};
+
+/// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.
+/// Errors (kRejected) carry the reference's denial texts.
+Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
+                                        const std::string& command, const std::string& workdir,
+                                        const std::string& path_env);
+
+}  // namespace clawexec::exec
