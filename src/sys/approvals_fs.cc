@@ -1,0 +1,141 @@
+// Wrappers for the approvals store's file handling. Each names the call and the path in its
+// error; "missing" answers are values (nullopt/false), not errors, where callers branch on them.
+
+#include "sys/approvals_fs.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+
+namespace clawexec::sys {
+namespace {
+
+FileInfo to_info(const struct stat& st) {
+  FileInfo info;
+  if (S_ISREG(st.st_mode)) {
+    info.type = FileType::kRegular;
+  } else if (S_ISDIR(st.st_mode)) {
+    info.type = FileType::kDirectory;
+  } else if (S_ISLNK(st.st_mode)) {
+    info.type = FileType::kSymlink;
+  }
+  info.mode = st.st_mode & 07777;
+  info.dev = static_cast<uint64_t>(st.st_dev);
+  info.ino = static_cast<uint64_t>(st.st_ino);
+  info.nlink = static_cast<uint64_t>(st.st_nlink);
+  info.size = static_cast<int64_t>(st.st_size);
+  return info;
+}
+
+std::string octal(uint32_t mode) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0%o", mode);
+  return buf;
+}
+
+}  // namespace
+
+Result<std::optional<FileInfo>> lstat_path(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return std::optional<FileInfo>();
+    return Error::from_errno("lstat " + path, err);
+  }
+  return std::optional<FileInfo>(to_info(st));
+}
+
+Result<FileInfo> fstat_fd(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return Error::from_errno("fstat(fd " + std::to_string(fd) + ")", errno);
+  return to_info(st);
+}
+
+Result<bool> make_directory(const std::string& path, uint32_t mode) {
+  if (::mkdir(path.c_str(), static_cast<mode_t>(mode)) == 0) return true;
+  const int err = errno;
+  if (err == EEXIST) return false;
+  return Error::from_errno("mkdir " + path, err);
+}
+
+Result<void> change_mode(const std::string& path, uint32_t mode) {
+  if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) {
+    return Error::from_errno("chmod " + octal(mode) + " " + path, errno);
+  }
+  return {};
+}
+
+Result<void> change_mode_fd(int fd, uint32_t mode) {
+  if (::fchmod(fd, static_cast<mode_t>(mode)) != 0) {
+    return Error::from_errno("fchmod " + octal(mode) + " (fd " + std::to_string(fd) + ")", errno);
+  }
+  return {};
+}
+
+Result<UniqueFd> create_exclusive(const std::string& path, uint32_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, static_cast<mode_t>(mode));
+  if (fd < 0) return Error::from_errno("create " + path, errno);
+  return UniqueFd(fd);
+}
+
+Result<UniqueFd> open_read_nofollow(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return Error::from_errno("open " + path, errno);
+  return UniqueFd(fd);
+}
+
+Result<std::string> read_to_end(int fd, const std::string& path) {
+  std::string text;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::from_errno("read " + path, errno);
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  return text;
+}
+
+Result<void> sync_fd(int fd, const std::string& path) {
+  if (::fsync(fd) != 0) return Error::from_errno("fsync " + path, errno);
+  return {};
+}
+
+Result<void> sync_directory(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Error::from_errno("open directory " + path, errno);
+  UniqueFd owned(fd);
+  if (::fsync(fd) != 0) return Error::from_errno("fsync directory " + path, errno);
+  return {};
+}
+
+Result<void> rename_path(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) return Error::from_errno("rename " + from + " to " + to, errno);
+  return {};
+}
+
+Result<void> remove_file(const std::string& path) {
+  if (::unlink(path.c_str()) != 0) {
+    const int err = errno;
+    if (err == ENOENT) return {};
+    return Error::from_errno("unlink " + path, err);
+  }
+  return {};
+}
+
+bool process_alive(pid_t pid) {
+  if (pid <= 0) return false;
+  if (::kill(pid, 0) == 0) return true;
+  return errno == EPERM;
+}
+
+pid_t current_pid() { return ::getpid(); }
+
+}  // namespace clawexec::sys

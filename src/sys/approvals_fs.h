@@ -1,0 +1,67 @@
+#pragma once
+// File-system calls the approvals store needs beyond sys.h: lstat/fstat answers, exclusive
+// no-follow creation, durable writes (fsync of files and directories), rename/unlink, and a
+// liveness probe for lock owners. Like sys.h, the only place these calls' errno is read.
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "sys/fd.h"
+
+namespace clawexec::sys {
+
+enum class FileType { kRegular, kDirectory, kSymlink, kOther };
+
+struct FileInfo {
+  FileType type = FileType::kOther;
+  uint32_t mode = 0;  // permission bits (07777)
+  uint64_t dev = 0;
+  uint64_t ino = 0;
+  uint64_t nlink = 0;
+  int64_t size = 0;
+};
+
+/// lstat(2). A missing path (ENOENT, ENOTDIR) is nullopt.
+Result<std::optional<FileInfo>> lstat_path(const std::string& path);
+
+/// fstat(2).
+Result<FileInfo> fstat_fd(int fd);
+
+/// mkdir(2) with `mode`; true when created, false when something already exists there.
+Result<bool> make_directory(const std::string& path, uint32_t mode);
+
+/// chmod(2) / fchmod(2).
+Result<void> change_mode(const std::string& path, uint32_t mode);
+Result<void> change_mode_fd(int fd, uint32_t mode);
+
+/// open(O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, mode). An existing path is an error with
+/// sys_errno EEXIST.
+Result<UniqueFd> create_exclusive(const std::string& path, uint32_t mode);
+
+/// open(O_RDONLY|O_NOFOLLOW|O_CLOEXEC). A symlink is an error with sys_errno ELOOP.
+Result<UniqueFd> open_read_nofollow(const std::string& path);
+
+/// Reads from the current offset to end of file.
+Result<std::string> read_to_end(int fd, const std::string& path);
+
+/// fsync(2) of a descriptor, and of a directory by path.
+Result<void> sync_fd(int fd, const std::string& path);
+Result<void> sync_directory(const std::string& path);
+
+/// rename(2).
+Result<void> rename_path(const std::string& from, const std::string& to);
+
+/// unlink(2); a path that is already gone is not an error.
+Result<void> remove_file(const std::string& path);
+
+/// True when a process with this pid exists (kill(pid, 0) succeeds or fails with EPERM).
+bool process_alive(pid_t pid);
+
+/// getpid(2).
+pid_t current_pid();
+
+}  // namespace clawexec::sys
