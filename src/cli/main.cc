@@ -1,6 +1,7 @@
 // clawexec command line: thin dispatch to the daemon's entry points.
 //   clawexec serve [--agent ID]                  MCP server on stdio
 //   clawexec exec [--json] [--workdir D] [--timeout S] [--pty] [--agent ID] -- <command...>
+//   clawexec policy explain [--json] [--agent ID] [--cwd D] -- <command...>
 // Exit codes: 0 ok, 1 failure of the thing asked, 2 usage error; `exec` returns the command's.
 
 #include <CLI/CLI.hpp>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "daemon/exec_once.h"
+#include "daemon/policy_explain.h"
 #include "daemon/stdio_server.h"
 
 #ifndef CLAWEXEC_VERSION
@@ -67,6 +69,17 @@ int main(int argc, char** argv) {
   exec_cmd->add_option("--agent", once.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
   exec_cmd->add_option("command", words, "The command (after --)")->required();
 
+  clawexec::daemon::PolicyExplainOptions explain;
+  std::vector<std::string> explain_words;
+  std::string explain_cwd;
+  CLI::App* policy_cmd = app.add_subcommand("policy", "Inspect the exec policy");
+  policy_cmd->require_subcommand(1);
+  CLI::App* explain_cmd = policy_cmd->add_subcommand("explain", "Show how the policy engine decides a command (nothing runs)");
+  explain_cmd->add_flag("--json", explain.json, "Print the analysis as JSON");
+  explain_cmd->add_option("--agent", explain.agent_id, "Agent id whose policy applies");
+  CLI::Option* explain_cwd_opt = explain_cmd->add_option("--cwd", explain_cwd, "Working directory to resolve in");
+  explain_cmd->add_option("command", explain_words, "The command (after --)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,6 +87,11 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (*serve_cmd) return clawexec::daemon::run_stdio_server(serve);
+  if (*explain_cmd) {
+    explain.command = shell_join(explain_words);
+    if (*explain_cwd_opt) explain.cwd = explain_cwd;
+    return clawexec::daemon::run_policy_explain(explain);
+  }
   once.command = shell_join(words);
   if (*workdir_opt) once.workdir = workdir;
   if (*timeout_opt) once.timeout_seconds = timeout;

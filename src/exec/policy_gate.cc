@@ -13,6 +13,8 @@
 
 #include "exec/policy_gate.h"
 
+#include <memory>
+
 #include "approvals/bookkeeping.h"
 #include "approvals/random.h"
 #include "approvals/store.h"
@@ -21,6 +23,7 @@
 #include "exec/service.h"
 #include "exec/tool_args.h"
 #include "policy/decide.h"
+#include "policy/highlight.h"
 #include "policy/modes.h"
 #include "sys/sys.h"
 
@@ -99,6 +102,79 @@ void record_use(const ServiceConfig& config, const policy::Decision& decision,
   });
 }
 
+// Everything a gateway decision needs, owned in one place (the inputs point into it).
+struct GatewayContext {
+  policy::HostApprovalContext host;
+  bool strict = false;
+  std::vector<policy::AllowlistEntry> allowlist;
+  policy::SafeBinRuntimePolicy safe_bins;
+  policy::DecisionInputs inputs;
+};
+
+Result<std::unique_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args,
+                                                        const std::string& command, const std::string& workdir,
+                                                        const std::string& path_env) {
+  auto g = std::make_unique<GatewayContext>();
+  policy::ExecCallPolicy call = TRY(policy::resolve_exec_call_policy(call_inputs(config, ExecHost::kGateway, args)));
+  policy::ApprovalsAgentPolicy file = file_policy(config, call.security, call.ask, &g->allowlist);
+  g->host = TRY(policy::resolve_host_approval_context(ExecHost::kGateway, call.security, call.ask, file));
+  g->strict = config.exec.strict_inline_eval.value_or(false);
+  policy::SafeBinLayer layer;
+  layer.safe_bins = config.exec.safe_bins;
+  layer.trusted_dirs = config.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
+  layer.profiles = config.exec.safe_bin_profiles;
+  g->safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, system_fs());
+  policy::DecisionInputs& in = g->inputs;
+  in.command = command;
+  in.security = g->host.host_security;
+  in.ask = g->host.host_ask;
+  in.ask_fallback = g->host.ask_fallback;
+  in.strict_inline_eval = g->strict;
+  in.evaluation.allowlist = &g->allowlist;
+  in.evaluation.safe_bins = &g->safe_bins.policy;
+  in.evaluation.trusted_dirs = &g->safe_bins.trusted_dirs;
+  in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &system_fs()};
+  return g;
+}
+
+boost::json::array strings(const std::vector<std::string>& v) {
+  boost::json::array out;
+  for (const std::string& s : v) out.emplace_back(s);
+  return out;
+}
+
+std::string_view satisfied_name(policy::SatisfiedBy by) {
+  switch (by) {
+    case policy::SatisfiedBy::kAllowlist: return "allowlist";
+    case policy::SatisfiedBy::kSafeBins: return "safeBin";
+    case policy::SatisfiedBy::kSafeBuiltins: return "safeBuiltin";
+    case policy::SatisfiedBy::kSkills: return "skill";
+    case policy::SatisfiedBy::kNone: return "none";
+  }
+  return "none";
+}
+
+boost::json::object segment_json(const policy::SegmentEvaluation& seg, const std::vector<policy::AllowlistEntry>& allowlist) {
+  boost::json::object o;
+  o["argv"] = strings(seg.argv);
+  o["executable"] = seg.effective_argv.empty() ? std::string() : seg.effective_argv[0];
+  o["resolvedPath"] = seg.resolved_path ? boost::json::value(*seg.resolved_path) : boost::json::value(nullptr);
+  o["satisfiedBy"] = satisfied_name(seg.satisfied_by);
+  o["pattern"] = seg.entry_index && *seg.entry_index < allowlist.size()
+                     ? boost::json::value(allowlist[*seg.entry_index].pattern)
+                     : boost::json::value(nullptr);
+  if (seg.inline_eval) {
+    o["inlineEval"] = boost::json::object{{"interpreter", seg.inline_eval->normalized_executable},
+                                          {"flag", seg.inline_eval->flag}};
+  } else {
+    o["inlineEval"] = nullptr;
+  }
+  o["wrappers"] = strings(seg.wrappers);
+  o["trustMode"] = policy::to_string(seg.trust_mode);
+  o["allowAlways"] = seg.allow_always;
+  return o;
+}
+
 }  // namespace
 
 Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {
@@ -107,36 +183,82 @@ Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {
   return {};
 }
 
+boost::json::object explain_policy(const ServiceConfig& config, const std::string& command, const std::string& cwd,
+                                   const std::string& path_env) {
+  boost::json::object out;
+  out["command"] = command;
+  out["cwd"] = cwd;
+  out["agent"] = config.agent_id;
+  Result<std::unique_ptr<GatewayContext>> context = gateway_context(config, nullptr, command, cwd, path_env);
+  if (!context.ok()) {
+    // The security floor refuses everything (security=deny).
+    out["analysisOk"] = false;
+    out["decision"] = "deny";
+    out["reasons"] = boost::json::array{boost::json::value(context.error().message)};
+    out["segments"] = boost::json::array{};
+    out["allowlistSatisfied"] = false;
+    out["security"] = "deny";
+    return out;
+  }
+  GatewayContext& g = **context;
+  policy::Decision d = policy::decide_gateway(g.inputs);
+  const policy::AllowlistEvaluation& e = d.evaluation;
+  bool yolo = g.host.host_security == ExecSecurity::kFull && g.host.host_ask == ExecAsk::kOff && !g.strict;
+  out["analysisOk"] = e.analysis_ok;
+  std::vector<std::string> reasons = d.reasons;
+  if (!e.analysis_ok) reasons.insert(reasons.begin(), "unanalyzable: " + e.plan.reason);
+  out["reasons"] = strings(reasons);
+  boost::json::array segments;
+  for (const policy::SegmentEvaluation& seg : e.analysis_ok ? e.segments : e.unplanned_segments) {
+    segments.push_back(segment_json(seg, g.allowlist));
+  }
+  out["segments"] = std::move(segments);
+  out["allowlistSatisfied"] = e.allowlist_satisfied;
+  out["security"] = config::to_string(g.host.host_security);
+  out["ask"] = config::to_string(g.host.host_ask);
+  out["askFallback"] = config::to_string(g.host.ask_fallback);
+  out["strictInlineEval"] = g.strict;
+  // Under security=full ask=off without strict inline eval, exec runs the command unanalysed.
+  std::string_view verdict = yolo ? "allow" : policy::to_string(d.verdict);
+  out["decision"] = verdict;
+  if (verdict == "allow") {
+    out["commandToRun"] = yolo ? command : d.command_to_run;
+  } else if (verdict == "deny") {
+    out["denyMessage"] = d.deny_message;
+  } else {
+    policy::FallbackOutcome fallback = policy::resolve_ask_fallback(d, g.inputs);
+    out["askFallbackResult"] = fallback.approved ? boost::json::value(boost::json::object{{"approved", true}, {"commandToRun", fallback.command_to_run}})
+                                                 : boost::json::value(boost::json::object{{"approved", false}, {"reason", fallback.reason}});
+  }
+  out["enforcedCommand"] = d.enforced_command ? boost::json::value(*d.enforced_command) : boost::json::value(nullptr);
+  out["warnings"] = strings(d.warnings);
+  boost::json::object always;
+  always["kind"] = d.allow_always.kind == policy::AllowAlwaysKind::kPatterns ? "patterns" : "one-shot";
+  always["patterns"] = strings(d.allow_always.patterns);
+  always["reasons"] = strings(d.allow_always.reasons);
+  out["allowAlways"] = std::move(always);
+  if (config.exec.command_highlighting) {
+    boost::json::array spans;
+    for (const policy::HighlightSpan& s : policy::command_highlight_spans(e.plan.explanation)) {
+      spans.push_back(boost::json::object{{"startIndex", s.start_index}, {"endIndex", s.end_index}});
+    }
+    out["highlights"] = std::move(spans);
+  }
+  return out;
+}
+
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
                                         const std::string& path_env) {
-  policy::ExecCallPolicy call = TRY(policy::resolve_exec_call_policy(call_inputs(config, ExecHost::kGateway, &args)));
-  std::vector<policy::AllowlistEntry> allowlist;
-  policy::ApprovalsAgentPolicy file = file_policy(config, call.security, call.ask, &allowlist);
-  policy::HostApprovalContext host =
-      TRY(policy::resolve_host_approval_context(ExecHost::kGateway, call.security, call.ask, file));
-  bool strict = config.exec.strict_inline_eval.value_or(false);
   GateOutcome out;
-  if (host.host_security == ExecSecurity::kFull && host.host_ask == ExecAsk::kOff && !strict) {
+  std::unique_ptr<GatewayContext> g = TRY(gateway_context(config, &args, command, workdir, path_env));
+  if (g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff && !g->strict) {
     out.command = command;  // nothing the engine could refuse or ask about
     return out;
   }
-  policy::SafeBinLayer layer;
-  layer.safe_bins = config.exec.safe_bins;
-  layer.trusted_dirs = config.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
-  layer.profiles = config.exec.safe_bin_profiles;
-  policy::SafeBinRuntimePolicy safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, system_fs());
-
-  policy::DecisionInputs in;
-  in.command = command;
-  in.security = host.host_security;
-  in.ask = host.host_ask;
-  in.ask_fallback = host.ask_fallback;
-  in.strict_inline_eval = strict;
-  in.evaluation.allowlist = &allowlist;
-  in.evaluation.safe_bins = &safe_bins.policy;
-  in.evaluation.trusted_dirs = &safe_bins.trusted_dirs;
-  in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &system_fs()};
+  const policy::DecisionInputs& in = g->inputs;
+  const std::vector<policy::AllowlistEntry>& allowlist = g->allowlist;
+  const policy::HostApprovalContext& host = g->host;
   policy::Decision decision = policy::decide_gateway(in);
   out.warnings = decision.warnings;
   switch (decision.verdict) {

@@ -10,6 +10,8 @@
 
 #include "base/result.h"
 #include "exec/target.h"
+#include <boost/json/object.hpp>
+
 #include "json/json.h"
 
 namespace clawexec::exec {
@@ -29,5 +31,11 @@ struct GateOutcome {
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
                                         const std::string& path_env);
+
+/// `clawexec policy explain`: the full analysis of `command` for the gateway host (the effective
+/// policy, every segment with its resolution and what satisfied it, the decision), as the
+/// documented JSON report (docs/approvals.md "policy explain").
+boost::json::object explain_policy(const ServiceConfig& config, const std::string& command, const std::string& cwd,
+                                   const std::string& path_env);
 
 }  // namespace clawexec::exec

@@ -127,7 +127,7 @@ std::optional<size_t> segment_allowlist_match(const Argv& argv, const CommandRes
   Argv effective = resolution.effective_argv.empty() ? argv : resolution.effective_argv;
   effective_out = effective;
   // Package-manager exec layers (§4.4): the inner command is what the allowlist judges.
-  std::optional<Argv> match_argv = resolve_package_manager_allowlist_target(effective, ContextOptions::kBlock);
+  std::optional<Argv> match_argv = resolve_package_manager_allowlist_target(effective);
   if (!match_argv) return std::nullopt;
   if (match_argv->empty()) match_argv = effective;
   std::optional<CommandResolution> match_res =

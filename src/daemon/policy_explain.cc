@@ -1,0 +1,69 @@
+// `clawexec policy explain`: loads the same configuration and approvals document `serve` uses,
+// runs the gateway policy decision for one command (nothing is executed) and prints the report
+// documented in docs/approvals.md.
+
+#include "daemon/policy_explain.h"
+
+#include <cstdio>
+
+#include "daemon/setup.h"
+#include "env/env_list.h"
+#include "exec/policy_gate.h"
+#include "json/json.h"
+#include "sys/sys.h"
+
+namespace clawexec::daemon {
+namespace {
+
+std::string text_report(const boost::json::object& r) {
+  auto str = [&](const char* k) -> std::string {
+    const boost::json::value* v = r.if_contains(k);
+    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+  };
+  std::string out = "command: " + str("command") + "\n";
+  out += "policy: security=" + str("security") + " ask=" + str("ask") + " askFallback=" + str("askFallback") + "\n";
+  out += "analysis: " + std::string(r.at("analysisOk").as_bool() ? "ok" : "unanalyzable") + "\n";
+  for (const auto& seg : r.at("segments").as_array()) {
+    const boost::json::object& s = seg.as_object();
+    std::string argv;
+    for (const auto& a : s.at("argv").as_array()) argv += (argv.empty() ? "" : " ") + std::string(a.as_string());
+    out += "  segment: " + argv + "\n    resolved: " +
+           (s.at("resolvedPath").is_string() ? std::string(s.at("resolvedPath").as_string()) : "(unresolved)") +
+           "\n    satisfied by: " + std::string(s.at("satisfiedBy").as_string()) + "\n";
+  }
+  for (const auto& reason : r.at("reasons").as_array()) out += "reason: " + std::string(reason.as_string()) + "\n";
+  out += "decision: " + str("decision") + "\n";
+  if (r.contains("commandToRun")) out += "runs: " + str("commandToRun") + "\n";
+  if (r.contains("denyMessage")) out += "refused with: " + str("denyMessage") + "\n";
+  return out;
+}
+
+}  // namespace
+
+int run_policy_explain(const PolicyExplainOptions& options) {
+  std::optional<Setup> setup = load_setup_reporting(options.agent_id, "policy explain");
+  if (!setup) return 1;
+  std::string cwd;
+  if (options.cwd) {
+    Result<std::string> real = sys::real_path(*options.cwd);
+    if (!real.ok() || !sys::is_directory(real.value())) {
+      std::fprintf(stderr, "clawexec policy explain: --cwd %s is not a directory\n", options.cwd->c_str());
+      return 1;
+    }
+    cwd = real.value();
+  } else {
+    Result<std::string> current = sys::current_directory();
+    if (!current.ok()) {
+      std::fprintf(stderr, "clawexec policy explain: %s\n", current.error().message.c_str());
+      return 1;
+    }
+    cwd = current.value();
+  }
+  const std::string* path = env::find_var(setup->service.inherited_env, "PATH");
+  boost::json::object report = exec::explain_policy(setup->service, options.command, cwd, path ? *path : std::string());
+  std::string text = options.json ? json::stringify(boost::json::value(report), 2) + "\n" : text_report(report);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+}  // namespace clawexec::daemon
