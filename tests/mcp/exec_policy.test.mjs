@@ -1,0 +1,189 @@
+// The policy engine on the exec tool (approvals spec §2, §4, §5, §6, §7.1, §7.4, §7.5): the
+// approvals document floors the configured policy, allowlisted commands run as their enforced
+// rendering, misses and unanalyzable commands are refused with the reference texts, commands
+// that would need a human are settled by askFallback, and allowlist use is recorded.
+import { describe, test, after } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { startServer, scratchDir, expectThrownExec } from "./lib/harness.mjs";
+
+const servers = [];
+after(async () => {
+  for (const s of servers) await s.close();
+});
+
+/** A server with tools.exec = execConfig and the given approvals document. */
+async function serverWith(execConfig, approvals) {
+  const s = await startServer({ config: { tools: { exec: execConfig } } });
+  servers.push(s);
+  if (approvals) writeFileSync(join(s.stateDir, "exec-approvals.json"), JSON.stringify(approvals));
+  return s;
+}
+
+const allowlistDoc = (entries, defaults = {}) => ({ version: 1, defaults, agents: { main: { allowlist: entries } } });
+
+function headless(security, ask, fallback) {
+  return (
+    "exec denied: Headless runs cannot wait for interactive exec approval.\n" +
+    `Effective host exec policy: security=${security} ask=${ask} askFallback=${fallback}\n` +
+    "Stricter values from tools.exec and $OPENCLAW_STATE_DIR/exec-approvals.json both apply.\n" +
+    "Fix one of these:\n" +
+    '- align both files to security="full" and ask="off" for trusted local automation\n' +
+    "- keep allowlist mode and add an explicit allowlist entry for this command\n" +
+    "- enable Web UI, terminal UI, or chat exec approvals and rerun interactively\n" +
+    'Tip: run "clawexec doctor" and "clawexec approvals get" to inspect the effective policy.'
+  );
+}
+
+describe("security=allowlist", { concurrency: 4 }, () => {
+  test("an allowlisted command and a safe-bin pipeline run; the result is the command's", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "printf" }]));
+    const r = await s.call("exec", { command: "printf 'a\\nb\\n' | head -n 1" });
+    assert.equal(r.isError, false);
+    assert.equal(r.text, "a");
+  });
+
+  test("a segment that no entry covers refuses the whole chain with `exec denied: allowlist miss`", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "printf" }]));
+    await expectThrownExec(s, { command: `printf x && touch ${join(tmpdir(), "clawexec-never")}` }, "exec denied: allowlist miss");
+    assert.equal(existsSync(join(tmpdir(), "clawexec-never")), false);
+  });
+
+  test("an unanalyzable command ($VAR argument) is a miss even when its program is allowlisted", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "touch" }]));
+    await expectThrownExec(s, { command: "touch $HOME/clawexec-unanalyzable" }, "exec denied: allowlist miss");
+  });
+
+  test("a path entry matches the resolved real path, not the name", async () => {
+    const dir = scratchDir();
+    try {
+      mkdirSync(join(dir.dir, "bin"));
+      const tool = join(dir.dir, "bin", "tool");
+      writeFileSync(tool, "#!/bin/sh\necho tool-ran \"$@\"\n");
+      chmodSync(tool, 0o755);
+      const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: `${dir.dir}/bin/*` }]));
+      const r = await s.call("exec", { command: "./bin/tool x", workdir: dir.dir });
+      assert.equal(r.text, "tool-ran x");
+      await expectThrownExec(s, { command: "ls", workdir: dir.dir }, "exec denied: allowlist miss");
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  test("an allowlisted command runs as its enforced rendering (the resolved path)", async () => {
+    const dir = scratchDir();
+    try {
+      mkdirSync(join(dir.dir, "bin"));
+      const tool = join(dir.dir, "bin", "who");
+      writeFileSync(tool, '#!/bin/sh\necho "$0"\n');
+      chmodSync(tool, 0o755);
+      const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: `${dir.dir}/bin/who` }]));
+      // $0 shows the path the shell ran: the enforced rendering replaced "./bin/who".
+      const r = await s.call("exec", { command: "./bin/who", workdir: dir.dir });
+      assert.equal(r.text, `${dir.dir}/bin/who`);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  test("using an entry records lastUsedAt, lastUsedCommand and lastResolvedPath", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "printf" }]));
+    const before = Date.now();
+    await s.call("exec", { command: "printf used" });
+    const doc = JSON.parse(readFileSync(join(s.stateDir, "exec-approvals.json"), "utf8"));
+    const entry = doc.agents.main.allowlist[0];
+    assert.equal(entry.lastUsedCommand, "printf used");
+    assert.match(entry.lastResolvedPath, /\/printf$/);
+    assert.ok(entry.lastUsedAt >= before);
+    assert.match(entry.id, /^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("effective policy", { concurrency: 4 }, () => {
+  test("the approvals document can only tighten: defaults.security=deny refuses everything", async () => {
+    const s = await serverWith({ security: "full", ask: "off" }, { version: 1, defaults: { security: "deny" } });
+    await expectThrownExec(s, {}, "exec denied: host=gateway security=deny");
+  });
+
+  test("a corrupt approvals document fails closed", async () => {
+    const s = await serverWith({ security: "full", ask: "off" });
+    writeFileSync(join(s.stateDir, "exec-approvals.json"), "{ not json");
+    await expectThrownExec(s, {}, "exec denied: host=gateway security=deny");
+    assert.equal(readFileSync(join(s.stateDir, "exec-approvals.json"), "utf8"), "{ not json");
+  });
+
+  test("tools.exec.mode=deny refuses, and the per-call security cannot loosen it", async () => {
+    const s = await serverWith({ mode: "deny" });
+    await expectThrownExec(s, { security: "full" }, "exec denied: host=gateway security=deny");
+  });
+
+  test("per-call security=deny is ignored (model-supplied security never changes policy)", async () => {
+    const s = await serverWith({ security: "full", ask: "off" });
+    const r = await s.call("exec", { command: "echo still-runs", security: "deny" });
+    assert.equal(r.text, "still-runs");
+  });
+
+  test("a per-call ask=always hardens the policy: with no approver, askFallback=deny refuses", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "printf" }]));
+    await expectThrownExec(s, { command: "printf x", ask: "always" }, headless("allowlist", "always", "deny"));
+  });
+
+  test("askFallback=full lets a command that needs approval run (under security=full)", async () => {
+    const s = await serverWith({ security: "full", ask: "always" }, allowlistDoc([], { askFallback: "full" }));
+    const r = await s.call("exec", { command: "echo fell-back" });
+    assert.equal(r.text, "fell-back");
+  });
+
+  test("askFallback is clamped by security: full under security=allowlist acts as allowlist", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "on-miss" }, allowlistDoc([], { askFallback: "full" }));
+    await expectThrownExec(s, {}, headless("allowlist", "on-miss", "allowlist"));
+  });
+
+  test("askFallback=allowlist runs only what the allowlist covers", async () => {
+    const s = await serverWith(
+      { security: "allowlist", ask: "on-miss" },
+      allowlistDoc([{ pattern: "printf" }], { askFallback: "allowlist" }),
+    );
+    const ok = await s.call("exec", { command: "printf ok", ask: "always" });
+    assert.equal(ok.text, "ok");
+    await expectThrownExec(s, {}, headless("allowlist", "on-miss", "allowlist"));
+  });
+
+  test("mode=ask with an allowlist hit runs without asking", async () => {
+    const s = await serverWith({ mode: "ask" }, allowlistDoc([{ pattern: "printf" }]));
+    const r = await s.call("exec", { command: "printf hit" });
+    assert.equal(r.text, "hit");
+  });
+});
+
+describe("strictInlineEval", { concurrency: 4 }, () => {
+  test("an interpreter's inline program needs approval even under security=full", async () => {
+    const s = await serverWith({ security: "full", ask: "off", strictInlineEval: true });
+    const marker = join(tmpdir(), `clawexec-inline-${process.pid}`);
+    rmSync(marker, { force: true });
+    await expectThrownExec(
+      s,
+      { command: `python3 -c "open('${marker}','w')"` },
+      headless("full", "off", "deny"),
+    );
+    assert.equal(existsSync(marker), false);
+  });
+
+  test("even askFallback=full cannot approve a strict inline-eval hit", async () => {
+    const s = await serverWith(
+      { security: "full", ask: "off", strictInlineEval: true },
+      { version: 1, defaults: { askFallback: "full" } },
+    );
+    const r = await s.call("exec", { command: "python3 -c 'print(1)'" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^exec denied: Headless runs cannot wait/);
+  });
+
+  test("without strictInlineEval the same command runs", async () => {
+    const s = await serverWith({ security: "full", ask: "off" });
+    const r = await s.call("exec", { command: "python3 -c 'print(40+2)'" });
+    assert.equal(r.text, "42");
+  });
+});
