@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "base/utf.h"
+#include "policy/shell_wrapper_policy.h"
 #include "shell/dispatch_wrappers.h"
 #include "shell/executable.h"
 
@@ -92,54 +93,6 @@ const Risk* shell_wrapper_risk(const ExplainStep& step, const std::vector<Risk>&
   return nullptr;
 }
 
-// Scans a POSIX shell's options up to its -c flag. Returns the index of the payload token,
-// or nullopt when there is no -c payload.
-struct InlineScan {
-  std::optional<size_t> value_index;
-  bool login = false;
-  bool interactive = false;
-};
-
-InlineScan scan_posix_inline(const Argv& argv) {
-  InlineScan scan;
-  for (size_t i = 1; i < argv.size(); ++i) {
-    std::string_view t = js_trim(argv[i]);
-    if (t.empty()) continue;
-    if (t == "--") break;
-    if (t == "-c" || t == "--command") {
-      scan.value_index = i + 1;
-      return scan;
-    }
-    if (t == "--login") { scan.login = true; continue; }
-    if (t == "--interactive") { scan.interactive = true; continue; }
-    if (t == "-o" || t == "-O" || t == "+O" || t == "+o" || t == "--rcfile" || t == "--init-file") {
-      ++i;
-      continue;
-    }
-    if (t.size() > 1 && t[0] == '-' && t[1] != '-') {
-      std::string_view letters = t.substr(1);
-      size_t c = letters.find('c');
-      std::string_view before = c == std::string_view::npos ? letters : letters.substr(0, c);
-      if (before.find('l') != std::string_view::npos) scan.login = true;
-      if (before.find('i') != std::string_view::npos) scan.interactive = true;
-      if (c != std::string_view::npos) {
-        std::string_view after = letters.substr(c + 1);
-        bool attached = !after.empty() && !std::all_of(after.begin(), after.end(), [](char ch) {
-          return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-        });
-        if (attached) return scan;  // "-cecho hi": the command is attached, no value token
-        size_t skip = static_cast<size_t>(std::count_if(letters.begin(), letters.end(), [](char ch) { return ch == 'o' || ch == 'O'; }));
-        scan.value_index = i + 1 + skip;
-        return scan;
-      }
-      continue;
-    }
-    if (t[0] == '-' || t[0] == '+') continue;
-    break;
-  }
-  return scan;
-}
-
 bool is_posix_shell(const Argv& argv) {
   return !argv.empty() && in(kPosixShellNames, shell::normalize_executable_token(argv[0]));
 }
@@ -148,8 +101,7 @@ bool is_posix_shell(const Argv& argv) {
 // interactive startup before the inline command.
 bool can_use_wrapper_invocation(const Argv& argv) {
   if (argv.empty() || is_path_scoped(argv[0]) || !is_posix_shell(argv)) return false;
-  InlineScan scan = scan_posix_inline(argv);
-  return !scan.login && !scan.interactive;
+  return !has_posix_login_startup_before_inline_command(argv) && !has_posix_interactive_startup_before_inline_command(argv);
 }
 
 struct PlannedStep {
@@ -182,12 +134,15 @@ Candidate make_candidate(const PlannedStep& p, bool pipeline, bool wrapper_trans
   reasons.insert(reasons.end(), prelude.begin(), prelude.end());
   c.reasons = unique(std::move(reasons));
   bool direct_wrapper = !wrapper_transport && is_bindable_shell_wrapper(c.argv);
-  c.trust_mode = !prelude.empty()        ? TrustMode::kPromptOnly
+  // A wrapper the policy refuses to look through (sudo, env -S, env VAR=x, ...) can only be
+  // prompted for, whatever it carries.
+  bool blocked = resolve_exec_wrapper_trust_plan(c.argv).policy_blocked;
+  c.trust_mode = blocked || !prelude.empty() ? TrustMode::kPromptOnly
                  : direct_wrapper        ? TrustMode::kExactCommand
                  : !step_prompt.empty()  ? TrustMode::kPromptOnly
                                          : TrustMode::kExecutable;
   c.inline_eval = !non_reusable.empty();
-  c.allow_always = non_reusable.empty() && c.trust_mode == TrustMode::kExecutable &&
+  c.allow_always = non_reusable.empty() && c.trust_mode == TrustMode::kExecutable && !blocked &&
                    !(pipeline && is_posix_shell(c.argv));
   return c;
 }
@@ -280,11 +235,11 @@ std::optional<std::vector<ChainGroup>> wrapper_payload_plan(const ShellExplanati
   if (!risk || wrapper.has_env_prelude || !can_use_wrapper_invocation(wrapper.argv) || !allow_nested) {
     return std::nullopt;
   }
-  InlineScan scan = scan_posix_inline(wrapper.argv);
-  if (scan.value_index && *scan.value_index < wrapper.argv.size() &&
-      positional_carrier_payload(wrapper.argv[*scan.value_index])) {
+  InlineCommandMatch inline_match = resolve_posix_inline_command_match(wrapper.argv, CombinedFlags::kAllowCombinedC);
+  if (inline_match.value_token_index && inline_match.command &&
+      is_direct_shell_positional_carrier_command(*inline_match.command)) {
     Argv carried;
-    for (size_t i = *scan.value_index + 1; i < wrapper.argv.size(); ++i) {
+    for (size_t i = *inline_match.value_token_index + 1; i < wrapper.argv.size(); ++i) {
       if (!js_trim(wrapper.argv[i]).empty()) carried.push_back(wrapper.argv[i]);
     }
     if (carried.empty()) return std::nullopt;
@@ -337,63 +292,8 @@ std::vector<const Candidate*> AuthorizationPlan::candidates() const {
   return out;
 }
 
-std::optional<size_t> positional_carrier_payload(std::string_view payload) {
-  std::string_view t = js_trim(payload);
-  std::vector<std::string_view> tokens;
-  size_t i = 0;
-  while (i < t.size()) {
-    if (t[i] == ' ' || t[i] == '\t' || t[i] == '\f' || t[i] == '\v') {
-      ++i;
-      continue;
-    }
-    if (t[i] == '\n' || t[i] == '\r') return std::nullopt;
-    size_t j = i;
-    while (j < t.size() && t[j] != ' ' && t[j] != '\t' && t[j] != '\f' && t[j] != '\v' && t[j] != '\n' && t[j] != '\r') ++j;
-    tokens.push_back(t.substr(i, j - i));
-    i = j;
-  }
-  size_t k = 0;
-  if (k < tokens.size() && tokens[k] == "exec") {
-    ++k;
-    if (k < tokens.size() && tokens[k] == "--") ++k;
-  }
-  auto unquote = [](std::string_view tok) {
-    if (tok.size() >= 2 && tok.front() == '"' && tok.back() == '"') return tok.substr(1, tok.size() - 2);
-    return tok;
-  };
-  if (k >= tokens.size()) return std::nullopt;
-  std::string_view zero = unquote(tokens[k]);
-  if (zero != "$0" && zero != "${0}") return std::nullopt;
-  size_t carried = 0;
-  for (++k; k < tokens.size(); ++k) {
-    std::string_view arg = unquote(tokens[k]);
-    std::string_view inner = arg;
-    if (inner.size() >= 2 && inner[0] == '$') inner.remove_prefix(1);
-    else return std::nullopt;
-    if (inner.size() == 3 && inner.front() == '{' && inner.back() == '}') inner = inner.substr(1, 1);
-    if (inner.size() != 1) return std::nullopt;
-    char ch = inner[0];
-    if (ch == '@' || ch == '*') carried = std::numeric_limits<size_t>::max();
-    else if (ch >= '1' && ch <= '9') carried = std::max(carried, static_cast<size_t>(ch - '0'));
-    else return std::nullopt;
-  }
-  return carried;
-}
-
 bool is_bindable_shell_wrapper(const Argv& argv) {
-  if (!is_posix_shell(argv)) return false;
-  InlineScan scan = scan_posix_inline(argv);
-  if (scan.login || scan.interactive) return false;
-  if (!scan.value_index) {
-    // "-cecho hi": an attached command is bindable too.
-    for (size_t i = 1; i < argv.size(); ++i) {
-      std::string_view t = js_trim(argv[i]);
-      if (t.size() > 2 && t[0] == '-' && t[1] != '-' && t.find('c') != std::string_view::npos) return true;
-      if (t == "--" || (!t.empty() && t[0] != '-' && t[0] != '+')) break;
-    }
-    return false;
-  }
-  return *scan.value_index < argv.size() && !js_trim(argv[*scan.value_index]).empty();
+  return extract_bindable_shell_wrapper_inline_command(argv).has_value();
 }
 
 AuthorizationPlan plan_shell_authorization(std::string_view command) {

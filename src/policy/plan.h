@@ -54,13 +54,8 @@ AuthorizationPlan plan_shell_authorization(std::string_view command);
 /// The unanalyzable risk kinds of §3.3 (command-substitution, redirect, heredoc, ...).
 bool is_unanalyzable_risk(std::string_view kind);
 
-/// `$0 "$@"`-style payloads (optionally after `exec [--]`) that run the wrapper's own
-/// following arguments as the command; returns how many positional arguments it carries
-/// (SIZE_MAX for "$@").
-std::optional<size_t> positional_carrier_payload(std::string_view payload);
-
-/// True for `sh -c payload`-style argv whose inline command is bindable: a POSIX shell run
-/// on a -c payload without login (-l, --login) or interactive (-i) startup first.
+/// True for `sh -c payload`-style argv whose inline command is bindable (no login or
+/// interactive startup first; see extract_bindable_shell_wrapper_inline_command).
 bool is_bindable_shell_wrapper(const Argv& argv);
 
 }  // namespace clawexec::policy
