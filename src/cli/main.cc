@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/policy_commands.h"
 #include "daemon/exec_once.h"
 #include "daemon/policy_explain.h"
 #include "daemon/stdio_server.h"
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
   exec_cmd->add_option("--agent", once.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
   exec_cmd->add_option("command", words, "The command (after --)")->required();
 
+  int operator_exit = -1;
+  clawexec::cli::add_operator_commands(app, operator_exit);
+
   clawexec::daemon::PolicyExplainOptions explain;
   std::vector<std::string> explain_words;
   std::string explain_cwd;
@@ -86,6 +90,7 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  if (operator_exit >= 0) return operator_exit;
   if (*serve_cmd) return clawexec::daemon::run_stdio_server(serve);
   if (*explain_cmd) {
     explain.command = shell_join(explain_words);

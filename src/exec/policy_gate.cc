@@ -18,6 +18,7 @@
 #include "approvals/bookkeeping.h"
 #include "approvals/random.h"
 #include "approvals/store.h"
+#include "approvals/system_fs.h"
 #include "base/time.h"
 #include "base/utf.h"
 #include "exec/service.h"
@@ -32,17 +33,6 @@ namespace {
 
 using config::ExecAsk;
 using config::ExecSecurity;
-
-const policy::FsView& system_fs() {
-  static const policy::FsView fs{
-      [](const std::string& path) { return sys::is_executable_file(path); },
-      [](const std::string& path) -> std::optional<std::string> {
-        Result<std::string> real = sys::real_path(path);
-        if (!real.ok()) return std::nullopt;
-        return std::move(real).value();
-      }};
-  return fs;
-}
 
 policy::ApprovalsAgentPolicy file_policy(const ServiceConfig& config, ExecSecurity security, ExecAsk ask,
                                          std::vector<policy::AllowlistEntry>* allowlist) {
@@ -123,7 +113,7 @@ Result<std::unique_ptr<GatewayContext>> gateway_context(const ServiceConfig& con
   layer.safe_bins = config.exec.safe_bins;
   layer.trusted_dirs = config.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
   layer.profiles = config.exec.safe_bin_profiles;
-  g->safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, system_fs());
+  g->safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, approvals::system_fs_view());
   policy::DecisionInputs& in = g->inputs;
   in.command = command;
   in.security = g->host.host_security;
@@ -133,7 +123,7 @@ Result<std::unique_ptr<GatewayContext>> gateway_context(const ServiceConfig& con
   in.evaluation.allowlist = &g->allowlist;
   in.evaluation.safe_bins = &g->safe_bins.policy;
   in.evaluation.trusted_dirs = &g->safe_bins.trusted_dirs;
-  in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &system_fs()};
+  in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &approvals::system_fs_view()};
   return g;
 }
 

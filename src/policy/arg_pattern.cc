@@ -42,6 +42,8 @@ struct TransparentHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
+constexpr uint32_t kCompileOptions = PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_DOLLAR_ENDONLY;
+
 // nullptr when the pattern does not compile.
 pcre2_code* cached_code(std::string_view pattern) {
   thread_local std::unordered_map<std::string, CodePtr, TransparentHash, std::equal_to<>> cache;
@@ -51,8 +53,7 @@ pcre2_code* cached_code(std::string_view pattern) {
   int error = 0;
   PCRE2_SIZE offset = 0;
   pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
-                                   PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_DOLLAR_ENDONLY, &error,
-                                   &offset, nullptr);
+                                   kCompileOptions, &error, &offset, nullptr);
   return cache.emplace(std::string(pattern), CodePtr(code)).first->second.get();
 }
 
@@ -90,6 +91,17 @@ bool match_arg_pattern(std::string_view arg_pattern, const Argv& argv) {
   int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0, 0,
                        data.get(), match_context());
   return rc >= 0;
+}
+
+std::optional<std::string> arg_pattern_error(std::string_view arg_pattern) {
+  int error = 0;
+  PCRE2_SIZE offset = 0;
+  CodePtr code(pcre2_compile(reinterpret_cast<PCRE2_SPTR>(arg_pattern.data()), arg_pattern.size(), kCompileOptions,
+                             &error, &offset, nullptr));
+  if (code) return std::nullopt;
+  PCRE2_UCHAR buffer[256];
+  pcre2_get_error_message(error, buffer, sizeof buffer);
+  return std::string(reinterpret_cast<const char*>(buffer)) + " at offset " + std::to_string(offset);
 }
 
 }  // namespace clawexec::policy

@@ -19,4 +19,8 @@ std::string arg_pattern_subject(std::string_view arg_pattern, const Argv& argv);
 /// limits is no match. Compiled patterns are cached per thread.
 bool match_arg_pattern(std::string_view arg_pattern, const Argv& argv);
 
+/// Why `arg_pattern` is not a usable regular expression (PCRE2's message and the offset), or
+/// nullopt when it compiles the way match_arg_pattern compiles it.
+std::optional<std::string> arg_pattern_error(std::string_view arg_pattern);
+
 }  // namespace clawexec::policy
