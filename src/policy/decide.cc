@@ -120,18 +120,15 @@ AllowAlwaysDecision resolve_allow_always(const AllowlistEvaluation& evaluation, 
     return d;
   }
   if (all_reusable && !candidates.empty()) {
+    // Coverage (§4.6): complete when every segment that is not a shell wrapper yields a pattern.
     bool complete = true;
     for (const SegmentEvaluation& seg : evaluation.segments) {
-      std::optional<std::string> path = seg.resolved_path;
-      bool interpreter = path && is_interpreter_like_allowlist_pattern(*path) &&
-                         !(strict_inline_eval && !seg.inline_eval);
-      if (!path || interpreter) {
-        complete = false;
-        continue;
+      std::vector<std::string> found = allow_always_patterns_for_segment(seg.argv, context, strict_inline_eval);
+      if (found.empty() && !is_shell_wrapper_invocation(seg.argv)) complete = false;
+      for (std::string& p : found) {
+        if (std::find(d.patterns.begin(), d.patterns.end(), p) == d.patterns.end()) d.patterns.push_back(std::move(p));
       }
-      if (std::find(d.patterns.begin(), d.patterns.end(), *path) == d.patterns.end()) d.patterns.push_back(*path);
     }
-    (void)context;
     if (!d.patterns.empty()) {
       d.kind = AllowAlwaysKind::kPatterns;
       d.complete = complete;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <regex>
 
 #include "base/utf.h"
 #include "policy/glob.h"
@@ -185,6 +186,21 @@ std::optional<size_t> segment_allowlist_match(const Argv& argv, const CommandRes
   return std::nullopt;
 }
 
+// `$0` (no carried arguments) or `$0 "$@"` (with them), optionally after `exec [--]`: the
+// only positional carriers whose target may be persisted.
+bool is_durable_positional_carrier(std::string_view command, bool has_tail) {
+  static const std::regex kZero(R"re(^(?:exec[ \t\f\v]+(?:--[ \t\f\v]+)?)?(?:\$(?:0|\{0\})|"\$(?:0|\{0\})")$)re");
+  static const std::regex kZeroAll(
+      R"re(^(?:exec[ \t\f\v]+(?:--[ \t\f\v]+)?)?(?:\$(?:0|\{0\})|"\$(?:0|\{0\})")[ \t\f\v]+(?:\$(?:@|\{@\})|"\$(?:@|\{@\})")$)re");
+  std::string trimmed(js_trim(command));
+  return std::regex_match(trimmed, has_tail ? kZeroAll : kZero);
+}
+
+// POSIX shells whose payloads we cannot parse (csh, tcsh, osh, elvish, nu, xonsh).
+bool is_opaque_posix_shell(std::string_view name) {
+  return name == "csh" || name == "tcsh" || name == "osh" || name == "elvish" || name == "nu" || name == "xonsh";
+}
+
 bool skill_allowed(const CommandResolution& res, const EvaluationContext& ctx) {
   if (!ctx.auto_allow_skills || ctx.skill_bins.empty()) return false;
   const ExecutableResolution& e = res.execution;
@@ -209,6 +225,41 @@ std::string_view to_string(SatisfiedBy by) {
     case SatisfiedBy::kSkills: return "skills";
   }
   return "none";
+}
+
+std::vector<std::string> allow_always_patterns_for_segment(const Argv& argv, const EvaluationContext& ctx,
+                                                           bool strict_inline_eval) {
+  std::vector<std::string> out;
+  const ResolveContext& rc = ctx.resolve;
+  PackageManagerTarget pm = resolve_package_manager_trust_target(argv);
+  if (pm.kind == PackageManagerTargetKind::kBlocked) return out;
+  ExecWrapperTrustPlan plan = resolve_exec_wrapper_trust_plan(pm.argv.empty() ? argv : pm.argv);
+  if (plan.policy_blocked || plan.argv.empty()) return out;
+  std::optional<CommandResolution> res = resolve_command_resolution_from_argv(plan.argv, rc);
+  std::optional<std::string> trust = res ? resolve_execution_target_trust_path(*res, rc) : std::nullopt;
+  if (!trust) return out;
+  if (is_interpreter_like_allowlist_pattern(*trust)) {
+    const Argv& effective = res->effective_argv.empty() ? plan.argv : res->effective_argv;
+    if (!strict_inline_eval || detect_inline_eval_argv(effective)) return out;
+  }
+  auto trust_of = [&](const std::string& path) {
+    std::optional<std::string> real = rc.fs && rc.fs->realpath ? rc.fs->realpath(path) : std::nullopt;
+    return real.value_or(path);
+  };
+  if (!plan.shell_wrapper_executable) {
+    out.push_back(*trust);
+    return out;
+  }
+  const std::optional<std::string>& inline_command = plan.shell_inline_command;
+  if (inline_command && is_opaque_posix_shell(shell::normalize_executable_token(plan.argv[0]))) return out;
+  if (inline_command) {
+    if (std::optional<PositionalCandidate> p = positional_candidate(plan.argv, rc)) {
+      if (is_durable_positional_carrier(*inline_command, p->argv.size() > 1)) out.push_back(trust_of(p->path));
+    }
+    return out;  // a POSIX payload is persisted through the plan's own candidates
+  }
+  if (std::optional<std::string> script = shell_script_path(plan.argv, rc)) out.push_back(trust_of(*script));
+  return out;
 }
 
 bool is_safe_builtin_segment(const Argv& argv, std::string_view raw) {

@@ -66,6 +66,12 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
 SegmentEvaluation evaluate_argv_segment(const Argv& argv, const EvaluationContext& context,
                                         bool allow_shell_builtins = false);
 
+/// §4.6 pattern derivation for one segment's argv: the trust paths an allow-always grant
+/// would store for it (package-manager layers and exec wrappers looked through; a shell
+/// wrapper yields its positional-carrier target or script path, never the shell itself).
+std::vector<std::string> allow_always_patterns_for_segment(const Argv& argv, const EvaluationContext& context,
+                                                           bool strict_inline_eval);
+
 /// The reference's safe builtins: `:`, cd, false, pwd, test, true, and `[ ... ]`.
 bool is_safe_builtin_segment(const Argv& argv, std::string_view raw);
 
