@@ -152,6 +152,7 @@ struct ExecPlan {
   std::vector<std::string> warnings;
   bool pty = false;
   double timeout_seconds = 0;  // <= 0: none
+  std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
 };
 
 // Steps 2-15 of the reference pipeline: either a plan to run, or the result to return instead
@@ -214,6 +215,7 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
     if (!gate.ok()) return ToolResult::thrown(gate.error().message);
     plan.command = std::move(gate->command);
     plan.warnings.insert(plan.warnings.end(), gate->warnings.begin(), gate->warnings.end());
+    plan.bookkeeping = std::move(gate->bookkeeping);
   }
   if (host == ExecHost::kNode) {
     std::string node = string_arg(args, "node").value_or(settings.node.value_or(""));
@@ -291,6 +293,7 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
   std::variant<ToolResult, ExecPlan> planned = plan_exec(config_, args, ctx);
   if (auto* early = std::get_if<ToolResult>(&planned)) return done(std::move(*early));
   ExecPlan& plan = std::get<ExecPlan>(planned);
+  if (plan.bookkeeping) post_background(std::move(plan.bookkeeping));
   auto shell = shell_for(config_.inherited_env);
   if (std::optional<std::string> problem = nul_byte_problem(plan, shell.first)) {
     return done(ToolResult::thrown(*problem));

@@ -75,21 +75,23 @@ std::string headless_denial(ExecSecurity s, ExecAsk a, ExecSecurity f, const std
          "Tip: run \"clawexec doctor\" and \"clawexec approvals get\" to inspect the effective policy.";
 }
 
-void record_use(const ServiceConfig& config, const policy::Decision& decision,
-                const std::vector<policy::AllowlistEntry>& allowlist, const std::string& command) {
+std::function<void()> record_use(const ServiceConfig& config, const policy::Decision& decision,
+                                 const std::vector<policy::AllowlistEntry>& allowlist, const std::string& command) {
   std::vector<policy::AllowlistEntry> matched;
   for (const policy::SegmentEvaluation& seg : decision.evaluation.segments) {
     if (seg.entry_index && *seg.entry_index < allowlist.size()) matched.push_back(allowlist[*seg.entry_index]);
   }
-  if (matched.empty()) return;
+  if (matched.empty()) return {};
   std::optional<std::string> first_path =
       decision.evaluation.segments.empty() ? std::nullopt : decision.evaluation.segments[0].resolved_path;
-  approvals::ApprovalsStore store(config.approvals_paths);
   approvals::RecordedUse use{command, first_path, epoch_ms()};
-  // Bookkeeping only: a failure to record use must not stop the command.
-  (void)store.update([&](approvals::Document& doc) -> Result<bool> {
-    return approvals::record_allowlist_use(doc, config.agent_id, matched, use, [] { return approvals::random_uuid(); });
-  });
+  return [paths = config.approvals_paths, agent = config.agent_id, matched = std::move(matched), use = std::move(use)] {
+    approvals::ApprovalsStore store(paths);
+    // Bookkeeping only: a failure to record use must not stop the command.
+    (void)store.update([&](approvals::Document& doc) -> Result<bool> {
+      return approvals::record_allowlist_use(doc, agent, matched, use, [] { return approvals::random_uuid(); });
+    });
+  };
 }
 
 // Everything a gateway decision needs, owned in one place (the inputs point into it).
@@ -253,7 +255,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
   out.warnings = decision.warnings;
   switch (decision.verdict) {
     case policy::Verdict::kAllow:
-      record_use(config, decision, allowlist, command);
+      out.bookkeeping = record_use(config, decision, allowlist, command);
       out.command = decision.command_to_run;
       return out;
     case policy::Verdict::kDeny:
@@ -266,7 +268,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
     return Error::rejected(headless_denial(host.host_security, host.host_ask, host.ask_fallback,
                                            config.approvals_paths.transcript));
   }
-  record_use(config, decision, allowlist, command);
+  out.bookkeeping = record_use(config, decision, allowlist, command);
   out.command = fallback.command_to_run;
   return out;
 }

@@ -4,6 +4,7 @@
 // policy engine's decision for the command - run it (as the analysis resolved it), refuse it,
 // or, when a human would be needed, apply the ask fallback (until approvals can be asked for).
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ Result<void> check_security_floor(const ServiceConfig& config, ExecHost host);
 struct GateOutcome {
   std::string command;                // what to run
   std::vector<std::string> warnings;  // to prefix to the result
+  /// Records the allowlist use in the approvals document (a locked, fsynced write): run it off
+  /// the io thread. Empty when nothing matched.
+  std::function<void()> bookkeeping;
 };
 
 /// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.

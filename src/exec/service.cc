@@ -3,6 +3,8 @@
 
 #include "exec/service.h"
 
+#include <boost/asio/post.hpp>
+
 #include "base/time.h"
 #include "session/format.h"
 #include "sys/sys.h"
@@ -18,7 +20,9 @@ ExecService::ExecService(asio::io_context& io, ServiceConfig config)
       sweep_timer_(io),
       shutdown_timer_(io) {}
 
-ExecService::~ExecService() = default;
+ExecService::~ExecService() { background_.join(); }
+
+void ExecService::post_background(std::function<void()> work) { asio::post(background_, std::move(work)); }
 
 Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
   std::shared_ptr<Run> run = TRY(Run::start(io_, registry_, std::move(request), spawner_, config_.kill_timing));

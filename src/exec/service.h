@@ -5,6 +5,7 @@
 // which runs on the io_context thread exactly once.
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <functional>
 #include <map>
@@ -116,6 +117,10 @@ class ExecService {
   const ServiceConfig& config() const { return config_; }
   boost::asio::io_context& io() { return io_; }
 
+  /// Runs `work` on the service's background thread (file writes that must not block the
+  /// io thread, such as approvals bookkeeping). Work still queued finishes before destruction.
+  void post_background(std::function<void()> work);
+
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);
 
@@ -135,6 +140,7 @@ class ExecService {
   boost::asio::steady_timer shutdown_timer_;
   std::vector<std::function<void()>> shutdown_waiters_;
   bool shutting_down_ = false;
+  boost::asio::thread_pool background_{1};
 };
 
 }  // namespace clawexec::exec

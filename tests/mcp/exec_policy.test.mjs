@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startServer, scratchDir, expectThrownExec } from "./lib/harness.mjs";
+import { startServer, scratchDir, expectThrownExec, waitFor } from "./lib/harness.mjs";
 
 const servers = [];
 after(async () => {
@@ -92,8 +92,10 @@ describe("security=allowlist", { concurrency: 4 }, () => {
     const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "printf" }]));
     const before = Date.now();
     await s.call("exec", { command: "printf used" });
-    const doc = JSON.parse(readFileSync(join(s.stateDir, "exec-approvals.json"), "utf8"));
-    const entry = doc.agents.main.allowlist[0];
+    // Bookkeeping is written off the io thread, right after the command starts.
+    const read = () => JSON.parse(readFileSync(join(s.stateDir, "exec-approvals.json"), "utf8")).agents.main.allowlist[0];
+    await waitFor(() => read().lastUsedCommand !== undefined, 5000, "the allowlist use to be recorded");
+    const entry = read();
     assert.equal(entry.lastUsedCommand, "printf used");
     assert.match(entry.lastResolvedPath, /\/printf$/);
     assert.ok(entry.lastUsedAt >= before);
