@@ -147,3 +147,21 @@ TEST(ApprovalsRandom, TokensAreBase64UrlAndUuidsAreVersion4) {
 
 }  // namespace
 }  // namespace clawexec::approvals
+
+namespace clawexec::approvals {
+namespace {
+
+// Found by fuzz_approvals_document: a lastUsedAt beyond int64 was cast (undefined behaviour).
+TEST(ApprovalsEntries, LastUsedAtOutsideTheInt64RangeIsIgnoredNotCast) {
+  for (const char* raw : {R"({"pattern":"ls","lastUsedAt":1.5e19})", R"({"pattern":"ls","lastUsedAt":-0.5e82})"}) {
+    std::optional<policy::AllowlistEntry> entry = allowlist_entry_from_json(boost::json::parse(raw));
+    ASSERT_TRUE(entry.has_value()) << raw;
+    EXPECT_FALSE(entry->last_used_at.has_value()) << raw;
+  }
+  std::optional<policy::AllowlistEntry> ok = allowlist_entry_from_json(boost::json::parse(R"({"pattern":"ls","lastUsedAt":1796013024883})"));
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->last_used_at, 1796013024883);
+}
+
+}  // namespace
+}  // namespace clawexec::approvals

@@ -110,7 +110,11 @@ std::optional<policy::AllowlistEntry> allowlist_entry_from_json(const bj::value&
   entry.source = string_member(obj, "source");
   entry.arg_pattern = string_member(obj, "argPattern");
   if (const bj::value* v = json::find(obj, "lastUsedAt")) {
-    if (const auto n = json::as_number(*v); n && std::isfinite(*n)) entry.last_used_at = static_cast<int64_t>(*n);
+    // Only values an int64 can hold (a hand-edited 1e300 is not a time and must not be cast).
+    constexpr double kLimit = 9.2e18;
+    if (const auto n = json::as_number(*v); n && std::isfinite(*n) && *n > -kLimit && *n < kLimit) {
+      entry.last_used_at = static_cast<int64_t>(*n);
+    }
   }
   entry.last_used_command = string_member(obj, "lastUsedCommand");
   entry.last_resolved_path = string_member(obj, "lastResolvedPath");

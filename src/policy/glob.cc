@@ -21,7 +21,7 @@
 namespace clawexec::policy {
 namespace {
 
-constexpr size_t kGlobCacheLimit = 512;
+constexpr size_t kGlobCacheLimit = 8192;  // above any realistic allowlist, so a decision never recompiles
 
 enum class StepKind : uint8_t { kChar, kAnyOne, kStarSegment, kStarAny };
 
@@ -266,6 +266,13 @@ bool matches_exec_allowlist_pattern(std::string_view pattern, const GlobTarget& 
   // "~" expansion cannot add a wildcard unless the home holds one.
   const bool wildcard = has_wildcard(trimmed) || (trimmed[0] == '~' && has_wildcard(home));
   if (!wildcard) return literal_matches(trimmed, target.plain(), home);
+  // The compiled glob is anchored, so the literal text before the first wildcard must start the
+  // target: checking that first skips the cache lookup for almost every entry of a long
+  // allowlist (exact as long as the prefix is used verbatim: no "~" expansion, no "\\").
+  if (trimmed[0] != '~' && trimmed.find('\\') == std::string_view::npos) {
+    std::string_view prefix = trimmed.substr(0, trimmed.find_first_of("*?"));
+    if (!target.for_wildcards().starts_with(prefix)) return false;
+  }
   return glob_matches(cached_glob(trimmed, home), target.for_wildcards());
 }
 

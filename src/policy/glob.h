@@ -11,7 +11,7 @@ namespace clawexec::policy {
 /// matchesExecAllowlistPattern on Linux: the trimmed pattern (empty never matches) with "~"
 /// expanded against `home`, both sides with "\\" (two backslashes) turned into "/", and the
 /// target's "." / ".." segments collapsed only when the pattern has a wildcard. Compiled
-/// patterns are cached per thread (at most 512, cleared when full).
+/// patterns are cached per thread (at most 8192, cleared when full).
 bool matches_exec_allowlist_pattern(std::string_view pattern, std::string_view target,
                                     std::string_view home);
 

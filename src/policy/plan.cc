@@ -221,13 +221,6 @@ std::optional<std::string> blocking_reason(const ShellExplanation& e, const std:
   return std::nullopt;
 }
 
-const Risk* first_unanalyzable(const ShellExplanation& e) {
-  for (const Risk& r : e.risks) {
-    if (in(kUnanalyzableRisks, r.kind)) return &r;
-  }
-  return nullptr;
-}
-
 // §3.6: a lone plain `sh -c '...'` is planned through its payload.
 std::optional<std::vector<ChainGroup>> wrapper_payload_plan(const ShellExplanation& e, const ExplainStep& wrapper,
                                                             bool allow_nested) {
@@ -311,9 +304,17 @@ AuthorizationPlan plan_shell_authorization(std::string_view command) {
     if (s.context == StepContext::kTopLevel) top.push_back(&s);
   }
   std::optional<std::string> blocking = blocking_reason(e, all);
-  const Risk* unanalyzable = first_unanalyzable(e);
-  bool exact_fallback = top.size() == 1 && shell_wrapper_risk(*top[0], e.risks) &&
-                        (!unanalyzable || inside(unanalyzable->span, top[0]->span));
+  // The exact-wrapper fallback (§3.3): a lone `sh -c '...'` whose problems all sit inside it is
+  // kept as one exact command. The reference checks only the first unanalyzable risk; we check
+  // every one, and refuse unsupported shapes of the line itself (`sh -c '$(id)' > f`, `sh -c x &`),
+  // so a redirect or background operator outside the wrapper can never ride along.
+  bool exact_fallback =
+      top.size() == 1 && shell_wrapper_risk(*top[0], e.risks) &&
+      std::all_of(e.risks.begin(), e.risks.end(),
+                  [&](const Risk& r) { return !is_unanalyzable_risk(r.kind) || inside(r.span, top[0]->span); }) &&
+      std::none_of(kUnsupportedShapes.begin(), kUnsupportedShapes.end(), [&](std::string_view shape) {
+        return std::find(e.top_level_shapes.begin(), e.top_level_shapes.end(), shape) != e.top_level_shapes.end();
+      });
   if (!e.ok || (blocking && !exact_fallback)) {
     plan.reason = blocking.value_or("unable to parse command");
     return plan;
