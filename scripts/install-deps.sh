@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing clawexec needs on Debian 12 (bookworm):
 # compilers and CMake, Boost 1.81 (Asio, Beast, JSON), CLI11, GoogleTest/GoogleMock,
-# Google Benchmark, PCRE2 (argPattern regexes), OpenSSL (SHA-256), and, with --test, Node.js plus the npm packages of the black-box tests.
+# Google Benchmark, PCRE2 (argPattern regexes), OpenSSL (SHA-256), clang (libFuzzer:
+# scripts/fuzz.sh and the fuzz.smoke test), and, with --test, Node.js plus the npm packages of the black-box tests.
 # Safe to run repeatedly; uses sudo when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ want_test=0
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
-packages=(build-essential cmake ninja-build pkg-config ccache
+packages=(build-essential cmake ninja-build pkg-config ccache clang
           libboost1.81-dev libboost-json1.81-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libssl-dev)
 missing=()
