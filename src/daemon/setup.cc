@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "approvals/cache.h"
 #include "approvals/paths.h"
 #include "config/paths.h"
 #include "env/env_list.h"
@@ -87,6 +88,7 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.home_dir = config::resolve_home_dir(paths);
   setup.service.agent_id = agent_id.empty() ? std::string("main") : agent_id;
   setup.service.approvals_paths = approvals::resolve_approvals_paths(paths);
+  setup.service.approvals_cache = std::make_shared<approvals::ApprovalsCache>(setup.service.approvals_paths);
   if (const char* ptmx = std::getenv("CLAWEXEC_PTMX"); ptmx && *ptmx) setup.service.ptmx = ptmx;
   return setup;
 }

@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "approvals/bookkeeping.h"
+#include "approvals/cache.h"
 #include "approvals/random.h"
 #include "approvals/store.h"
 #include "approvals/system_fs.h"
@@ -36,14 +37,12 @@ using config::ExecSecurity;
 
 policy::ApprovalsAgentPolicy file_policy(const ServiceConfig& config, ExecSecurity security, ExecAsk ask,
                                          std::vector<policy::AllowlistEntry>* allowlist) {
-  approvals::ApprovalsStore store(config.approvals_paths);
-  approvals::Document doc = store.load();
-  boost::json::value raw(doc);
-  approvals::ResolvedApprovals resolved = approvals::resolve_from_file(
-      raw, config.agent_id, policy::ApprovalsOverrides{security, ask, std::nullopt, std::nullopt},
-      store.resolve_context(), [] { return approvals::random_uuid(); });
-  if (allowlist) *allowlist = resolved.allowlist;
-  return resolved.agent;
+  policy::ApprovalsOverrides overrides{security, ask, std::nullopt, std::nullopt};
+  std::shared_ptr<approvals::ApprovalsCache> cache =
+      config.approvals_cache ? config.approvals_cache : std::make_shared<approvals::ApprovalsCache>(config.approvals_paths);
+  std::shared_ptr<const approvals::ResolvedApprovals> resolved = cache->resolve(config.agent_id, overrides);
+  if (allowlist) *allowlist = resolved->allowlist;
+  return resolved->agent;
 }
 
 policy::ExecCallPolicyInputs call_inputs(const ServiceConfig& config, ExecHost host, const json::Object* args) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "approvals/cache.h"
 #include "approvals/paths.h"
 #include "config/exec_settings.h"
 #include "env/env_list.h"
@@ -90,6 +91,9 @@ struct ServiceConfig {
   /// document lives.
   std::string agent_id = "main";
   approvals::ApprovalsPaths approvals_paths;
+  /// Resolutions of that document, reused while the file is unchanged (shared by copies of
+  /// this config; unset: read the file on every call).
+  std::shared_ptr<approvals::ApprovalsCache> approvals_cache;
 };
 
 class ExecService {

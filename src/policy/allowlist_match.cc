@@ -40,25 +40,41 @@ struct BareNameTargets {
   std::optional<GlobTarget> base;
 };
 
-bool matches_bare_name(std::string_view pattern, const BareNameTargets& targets,
-                       std::string_view home) {
-  if (targets.name && matches_exec_allowlist_pattern(pattern, *targets.name, home)) return true;
-  return targets.base && matches_exec_allowlist_pattern(pattern, *targets.base, home);
-}
-
 bool has_arg_pattern(const AllowlistEntry& entry) {
   return entry.arg_pattern.has_value() && !entry.arg_pattern->empty();
 }
 
 }  // namespace
 
-const AllowlistEntry* match_allowlist(const std::vector<AllowlistEntry>& entries,
-                                      const ExecutableResolution* resolution,
-                                      const Argv* argv, std::string_view home) {
-  if (entries.empty() || resolution == nullptr) return nullptr;
+PreparedAllowlist::PreparedAllowlist(const std::vector<AllowlistEntry>& entries) : entries_(&entries) {
+  items_.reserve(entries.size());
   for (const AllowlistEntry& entry : entries) {
-    if (fast_trim(entry.pattern) == "*" && !has_arg_pattern(entry)) return &entry;
+    Item item;
+    item.entry = &entry;
+    item.pattern = fast_trim(entry.pattern);
+    item.bound = has_arg_pattern(entry);
+    if (item.pattern == "*" && !item.bound && star_ == nullptr) star_ = &entry;
+    if (item.pattern.empty()) continue;
+    // One pass: path selectors, the first wildcard, and whether the text is usable verbatim
+    // ("~" expands and "\\" is rewritten before matching, so then no prefix is known).
+    size_t wild = std::string_view::npos;
+    bool verbatim = true;
+    for (size_t i = 0; i < item.pattern.size(); ++i) {
+      char c = item.pattern[i];
+      if (c == '/' || c == '\\' || c == '~') item.path = true;
+      if (c == '\\' || c == '~') verbatim = false;
+      if ((c == '*' || c == '?') && wild == std::string_view::npos) wild = i;
+    }
+    item.wildcard = wild != std::string_view::npos;
+    if (verbatim) item.prefix = item.pattern.substr(0, wild);
+    items_.push_back(item);
   }
+}
+
+const AllowlistEntry* PreparedAllowlist::match(const ExecutableResolution* resolution, const Argv* argv,
+                                               std::string_view home) const {
+  if (entries_->empty() || resolution == nullptr) return nullptr;
+  if (star_ != nullptr) return star_;
   if (!resolution->resolved_path || resolution->resolved_path->empty()) return nullptr;
   std::string_view real = resolution->resolved_real_path ? js_trim(*resolution->resolved_real_path)
                                                          : std::string_view();
@@ -72,22 +88,34 @@ const AllowlistEntry* match_allowlist(const std::vector<AllowlistEntry>& entries
     if (base != resolution->executable_name) bare.base.emplace(base);
   }
   const bool bare_names_apply = bare.name || bare.base;
+  auto can_start = [](const Item& item, const GlobTarget& target) {
+    if (!item.prefix) return true;
+    return (item.wildcard ? target.for_wildcards() : target.plain()).starts_with(*item.prefix);
+  };
 
   const AllowlistEntry* path_only = nullptr;
-  for (const AllowlistEntry& entry : entries) {
-    std::string_view pattern = fast_trim(entry.pattern);
-    if (pattern.empty()) continue;
-    bool matched = has_path_selector(pattern)
-                       ? matches_exec_allowlist_pattern(pattern, trust_target, home)
-                       : bare_names_apply && pattern != "*" && matches_bare_name(pattern, bare, home);
+  for (const Item& item : items_) {
+    bool matched = false;
+    if (item.path) {
+      matched = can_start(item, trust_target) && matches_exec_allowlist_pattern(item.pattern, trust_target, home);
+    } else if (bare_names_apply && item.pattern != "*") {
+      matched = (bare.name && can_start(item, *bare.name) && matches_exec_allowlist_pattern(item.pattern, *bare.name, home)) ||
+                (bare.base && can_start(item, *bare.base) && matches_exec_allowlist_pattern(item.pattern, *bare.base, home));
+    }
     if (!matched) continue;
-    if (!has_arg_pattern(entry)) {
-      if (path_only == nullptr) path_only = &entry;
+    if (!item.bound) {
+      if (path_only == nullptr) path_only = item.entry;
       continue;
     }
-    if (argv != nullptr && match_arg_pattern(*entry.arg_pattern, *argv)) return &entry;
+    if (argv != nullptr && match_arg_pattern(*item.entry->arg_pattern, *argv)) return item.entry;
   }
   return path_only;
+}
+
+const AllowlistEntry* match_allowlist(const std::vector<AllowlistEntry>& entries,
+                                      const ExecutableResolution* resolution,
+                                      const Argv* argv, std::string_view home) {
+  return PreparedAllowlist(entries).match(resolution, argv, home);
 }
 
 }  // namespace clawexec::policy

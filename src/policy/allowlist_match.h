@@ -36,4 +36,28 @@ const AllowlistEntry* match_allowlist(const std::vector<AllowlistEntry>& entries
                                       const ExecutableResolution* resolution,
                                       const Argv* argv, std::string_view home);
 
+/// An allowlist prepared for many lookups (one decision looks up every segment, often more
+/// than once): patterns trimmed and classified once, with the literal text each must start
+/// with, so most entries are rejected by one prefix comparison. `entries` must outlive it.
+/// match() answers exactly as match_allowlist does.
+class PreparedAllowlist {
+ public:
+  explicit PreparedAllowlist(const std::vector<AllowlistEntry>& entries);
+  const AllowlistEntry* match(const ExecutableResolution* resolution, const Argv* argv, std::string_view home) const;
+  const std::vector<AllowlistEntry>& entries() const { return *entries_; }
+
+ private:
+  struct Item {
+    const AllowlistEntry* entry = nullptr;
+    std::string_view pattern;  // trimmed
+    bool path = false;         // matched against the trust path (has / \ or ~)
+    bool bound = false;        // has an argPattern
+    bool wildcard = false;
+    std::optional<std::string_view> prefix;  // every match starts with this (when known)
+  };
+  const std::vector<AllowlistEntry>* entries_;
+  std::vector<Item> items_;
+  const AllowlistEntry* star_ = nullptr;  // the first "*" entry without argPattern
+};
+
 }  // namespace clawexec::policy

@@ -144,7 +144,8 @@ std::optional<size_t> segment_allowlist_match(const Argv& argv, const CommandRes
   bool positional = inline_command && is_direct_shell_positional_carrier_command(*inline_command);
   bool target_is_execution = same_target(match_res->policy, match_res->execution);
   if (!positional) {
-    const AllowlistEntry* m = match_allowlist(entries, &candidate, &*match_argv, rc.home);
+    const AllowlistEntry* m = ctx.prepared ? ctx.prepared->match(&candidate, &*match_argv, rc.home)
+                                           : match_allowlist(entries, &candidate, &*match_argv, rc.home);
     bool bound = m && m->arg_pattern && !js_trim(*m->arg_pattern).empty();
     bool wildcard = m && js_trim(m->pattern) == "*" && !bound;
     bool needs_binding = target_is_execution && (inline_command || (shell_invocation && match_argv->size() > 1));
@@ -181,7 +182,8 @@ std::optional<size_t> segment_allowlist_match(const Argv& argv, const CommandRes
     }
     for (size_t i = idx + 1; i < match_argv->size(); ++i) script_argv.push_back((*match_argv)[i]);
     ExecutableResolution r = path_resolution(*script, rc);
-    return index_of(entries, match_allowlist(entries, &r, &script_argv, rc.home));
+    return index_of(entries, ctx.prepared ? ctx.prepared->match(&r, &script_argv, rc.home)
+                                          : match_allowlist(entries, &r, &script_argv, rc.home));
   }
   return std::nullopt;
 }
@@ -301,7 +303,10 @@ SegmentEvaluation evaluate_argv_segment(const Argv& argv, const EvaluationContex
   return seg;
 }
 
-AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const EvaluationContext& ctx) {
+AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const EvaluationContext& given) {
+  std::optional<PreparedAllowlist> local;
+  EvaluationContext ctx = given;
+  if (!ctx.prepared && ctx.allowlist) ctx.prepared = &local.emplace(*ctx.allowlist);
   AllowlistEvaluation out;
   out.plan = plan_shell_authorization(command);
   if (!out.plan.ok) {

@@ -27,6 +27,9 @@ struct SkillBin {
 
 struct EvaluationContext {
   const std::vector<AllowlistEntry>* allowlist = nullptr;
+  /// The same allowlist prepared for repeated lookups (built by evaluate_shell_allowlist when
+  /// unset; callers deciding many commands against one allowlist can share one).
+  const PreparedAllowlist* prepared = nullptr;
   const SafeBinPolicy* safe_bins = nullptr;
   const TrustedSafeBinDirs* trusted_dirs = nullptr;
   ResolveContext resolve;  // cwd, PATH, home, file system

@@ -23,6 +23,8 @@ struct FileInfo {
   uint64_t ino = 0;
   uint64_t nlink = 0;
   int64_t size = 0;
+  int64_t mtime_ns = 0;  // last content change
+  int64_t ctime_ns = 0;  // last inode change
 };
 
 /// lstat(2). A missing path (ENOENT, ENOTDIR) is nullopt.
