@@ -9,8 +9,10 @@
 
 #include "approvals/cache.h"
 #include "approvals/paths.h"
+#include "approvals/system_fs.h"
 #include "config/paths.h"
 #include "env/env_list.h"
+#include "policy/safe_bins.h"
 #include "proc/spawn.h"
 #include "sys/sys.h"
 
@@ -89,6 +91,15 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.agent_id = agent_id.empty() ? std::string("main") : agent_id;
   setup.service.approvals_paths = approvals::resolve_approvals_paths(paths);
   setup.service.approvals_cache = std::make_shared<approvals::ApprovalsCache>(setup.service.approvals_paths);
+  // The reference logs these when it builds the safe-bin policy: unprofiled and interpreter
+  // safe bins are never auto-allowed, which an operator should hear about once, at startup.
+  policy::SafeBinLayer layer;
+  layer.safe_bins = setup.service.exec.safe_bins;
+  layer.trusted_dirs = setup.service.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
+  layer.profiles = setup.service.exec.safe_bin_profiles;
+  for (std::string& w : policy::resolve_exec_safe_bin_runtime_policy(layer, {}, approvals::system_fs_view()).warnings) {
+    setup.warnings.push_back(std::move(w));
+  }
   if (const char* ptmx = std::getenv("CLAWEXEC_PTMX"); ptmx && *ptmx) setup.service.ptmx = ptmx;
   return setup;
 }

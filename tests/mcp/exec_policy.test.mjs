@@ -189,3 +189,24 @@ describe("strictInlineEval", { concurrency: 4 }, () => {
     assert.equal(r.text, "42");
   });
 });
+
+describe("safe bins", { concurrency: 4 }, () => {
+  test("unprofiled and interpreter safe bins are reported once at startup and never auto-allowed", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "off", safeBins: ["python3", "mytool", "head"] }, allowlistDoc([]));
+    assert.match(
+      s.stderr,
+      /exec: ignoring unprofiled safeBins entries \(mytool, python3\); use allowlist or define tools\.exec\.safeBinProfiles\.<bin>/,
+    );
+    assert.match(s.stderr, /exec: interpreter\/runtime binaries in safeBins \(python3\) are unsafe without explicit hardened profiles/);
+    await expectThrownExec(s, { command: "python3 --version" }, "exec denied: allowlist miss");
+    const ok = await s.call("exec", { command: "printf 'x\\ny\\n' | head -n 1", security: "full" });
+    assert.equal(ok.isError, true, "printf is not a safe bin: the pipeline is a miss");
+  });
+
+  test("a profiled safe bin used in its allowed shape runs; a file operand makes it a miss", async () => {
+    const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "printf" }]));
+    const r = await s.call("exec", { command: "printf 'a b c\\n' | wc -w" });
+    assert.equal(r.text.trim(), "3");
+    await expectThrownExec(s, { command: "wc -l /etc/passwd" }, "exec denied: allowlist miss");
+  });
+});
