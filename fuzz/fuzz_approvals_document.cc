@@ -81,7 +81,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!again.ok()) violation(("the serialisation does not parse: " + again.error().message).c_str(), first, "");
   std::string second = clawexec::approvals::serialize_document(again.value());
   if (generated != ids_before) violation("re-parsing generated new ids", first, second);
-  if (!same_json(boost::json::value(doc.value()), boost::json::value(again.value()))) {
+  // The first serialisation may legitimately differ from the input document: like
+  // JSON.stringify, it writes a number that overflowed to infinity (1e999 in an unknown key)
+  // as null. From then on the document must be a fixed point.
+  clawexec::Result<clawexec::approvals::Document> third = clawexec::approvals::parse_document(second, new_id);
+  if (!third.ok()) violation(("the second serialisation does not parse: " + third.error().message).c_str(), first, second);
+  if (!same_json(boost::json::value(again.value()), boost::json::value(third.value()))) {
     violation("re-parse changed the document", first, second);
   }
   // The typed view must be derivable for every agent key without trouble.
