@@ -24,16 +24,6 @@ bool has_path_selector(std::string_view s) {
   return false;
 }
 
-// JavaScript trim with an ASCII fast path.
-std::string_view fast_trim(std::string_view s) {
-  auto plain = [](unsigned char c) { return c > ' ' && c < 0x80; };
-  if (!s.empty() && plain(static_cast<unsigned char>(s.front())) &&
-      plain(static_cast<unsigned char>(s.back()))) {
-    return s;
-  }
-  return js_trim(s);
-}
-
 // The bare-name targets: executable_name and basename(resolved_path), prepared once.
 struct BareNameTargets {
   std::optional<GlobTarget> name;

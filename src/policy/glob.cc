@@ -50,16 +50,6 @@ bool has_backslash(std::string_view s) {
   return false;
 }
 
-// JavaScript trim with an ASCII fast path (allowlist patterns are nearly always plain ASCII).
-std::string_view fast_trim(std::string_view s) {
-  auto plain = [](unsigned char c) { return c > ' ' && c < 0x80; };
-  if (!s.empty() && plain(static_cast<unsigned char>(s.front())) &&
-      plain(static_cast<unsigned char>(s.back()))) {
-    return s;
-  }
-  return js_trim(s);
-}
-
 // POSIX normalizeMatchTarget: "\\" (two backslashes) -> "/".
 std::string replace_double_backslash(std::string_view s) {
   std::string out;
@@ -212,6 +202,15 @@ std::string expand_home_prefix(std::string_view input, std::string_view home) {
   std::string out(home);
   out.append(input.substr(1));
   return out;
+}
+
+std::string_view fast_trim(std::string_view s) {
+  auto plain = [](unsigned char c) { return c > ' ' && c < 0x80; };
+  if (!s.empty() && plain(static_cast<unsigned char>(s.front())) &&
+      plain(static_cast<unsigned char>(s.back()))) {
+    return s;  // allowlist patterns are nearly always plain ASCII
+  }
+  return js_trim(s);
 }
 
 std::string normalize_posix_path(std::string_view path) {

@@ -1,7 +1,7 @@
 #pragma once
 // Allowlist globs (reference §4.1): `**` crosses "/", `*` and `?` do not, every other character
 // is literal, matching is case-sensitive (POSIX semantics), and a leading "~" in the pattern is
-// the home directory. Also the small POSIX path helpers the policy code shares.
+// the home directory. Also the small trim and POSIX path helpers the policy code shares.
 
 #include <string>
 #include <string_view>
@@ -36,6 +36,10 @@ bool matches_exec_allowlist_pattern(std::string_view pattern, const GlobTarget& 
 /// A leading "~" followed by the end, "/" or "\" replaced by `home` (unchanged when `home` is
 /// empty or the "~" names another user).
 std::string expand_home_prefix(std::string_view input, std::string_view home);
+
+/// JavaScript's String.prototype.trim (base/utf.h js_trim) with a fast path: a string whose
+/// first and last bytes are printable ASCII is returned as is.
+std::string_view fast_trim(std::string_view s);
 
 /// Node's path.posix.normalize: repeated "/" and "." segments dropped, ".." applied, a
 /// trailing "/" kept, "" -> ".".

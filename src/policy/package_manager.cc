@@ -86,6 +86,17 @@ enum class Terminator { kSkip, kStop, kReject };
 std::string_view option_name(std::string_view token) { return token.substr(0, token.find('=')); }
 bool has_equals(std::string_view token) { return token.find('=') != std::string_view::npos; }
 
+// Tokens a known global option takes (with its value unless written "--opt=value"); 0 when the
+// option is not in the table.
+size_t known_option_width(std::string_view token, const OptionTable& t) {
+  std::string_view name = option_name(token);
+  std::string flag = shell::trim_lower(name);
+  if (contains(t.case_sensitive_with_value, name) || contains(t.with_value, flag)) {
+    return has_equals(token) ? 1 : 2;
+  }
+  return contains(t.flags, flag) ? 1 : 0;
+}
+
 // findFirstNonOptionIndex: index of the first positional token after known options.
 std::optional<size_t> first_non_option(const Argv& argv, size_t start, const OptionTable& t,
                                        Terminator terminator = Terminator::kSkip) {
@@ -104,15 +115,9 @@ std::optional<size_t> first_non_option(const Argv& argv, size_t start, const Opt
       continue;
     }
     if (token[0] != '-') return i;
-    std::string_view name = option_name(token);
-    std::string flag = shell::trim_lower(name);
-    if (contains(t.case_sensitive_with_value, name) || contains(t.with_value, flag)) {
-      i += has_equals(token) ? 1 : 2;
-    } else if (contains(t.flags, flag)) {
-      ++i;
-    } else {
-      return std::nullopt;
-    }
+    size_t width = known_option_width(token, t);
+    if (width == 0) return std::nullopt;
+    i += width;
   }
   return std::nullopt;
 }
@@ -144,14 +149,12 @@ bool has_context_option(const Argv& argv, size_t start, const OptionTable& t,
         contains(t.context_with_value, flag) || contains(t.context_flags, flag)) {
       return true;
     }
-    if (contains(t.case_sensitive_with_value, name) || contains(t.with_value, flag)) {
-      i += has_equals(token) ? 1 : 2;
-    } else if (contains(t.flags, flag)) {
-      ++i;
-    } else {
+    size_t width = known_option_width(token, t);
+    if (width == 0) {  // an option the table does not know
       if (scope == ContextScope::kLeading) return false;
-      ++i;
+      width = 1;
     }
+    i += width;
   }
   return false;
 }

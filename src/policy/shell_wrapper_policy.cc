@@ -111,12 +111,12 @@ std::optional<std::string> payload_of(const Argv& shell_argv) {
     case Family::kNone:
       return std::nullopt;
     case Family::kCmd:
-      return detail::cmd_inline_command(shell_argv);
+      return shell::cmd_inline_command(shell_argv);
     case Family::kPowerShell:
       return resolve_powershell_inline_command_match(shell_argv).command;
     case Family::kPosix:
       if (is_opaque_startup_shell(base)) return std::nullopt;
-      if (base == "nu") return detail::nushell_inline_command(shell_argv);
+      if (base == "nu") return shell::nushell_inline_command(shell_argv);
       return resolve_posix_inline_command_match(shell_argv, CombinedFlags::kAllowCombinedC).command;
   }
   return std::nullopt;

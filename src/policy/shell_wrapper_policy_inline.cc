@@ -6,9 +6,11 @@
 // must skip exactly the options that take values and stop where the shell would stop reading
 // options, otherwise a script argument could be taken for a payload or the other way round.
 //
-// Approach: one option scanner parameterised by the shell family's rules (flag set, whether
-// short clusters may contain c, which options take values, what ends the options), plus the
-// login/interactive scans that decide whether a payload may be bound to an approval.
+// Approach: each family's option rules (which options take values, combined -c clusters,
+// PowerShell's abbreviable switches, nu's and cmd's payloads) come from shell/shell_wrappers.h,
+// the same rules find_shell_wrapper scans with. Here are the scans that also report which token
+// holds the payload, plus the login/interactive scans that decide whether a payload may be bound
+// to an approval.
 
 #include <algorithm>
 #include <initializer_list>
@@ -16,6 +18,7 @@
 #include "base/utf.h"
 #include "policy/shell_wrapper_policy_internal.h"
 #include "shell/executable.h"
+#include "shell/shell_wrappers.h"
 
 namespace clawexec::policy {
 namespace {
@@ -27,52 +30,11 @@ bool contains(Names names, std::string_view name) {
 }
 
 const Names kPosixInlineFlags = {"-lc", "-c", "--command", "--commands", "--cmdline"};
-const Names kNushellExtraFlags = {"-e", "--execute"};
-const Names kNushellStartupOptions = {"--config", "--env-config", "--plugin-config", "--plugins"};
-const Names kPosixValueOptions = {"--init-file", "--rcfile", "-O", "-o", "+O", "+o"};
-
-bool is_ascii_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 
 std::optional<std::string> non_empty_trimmed(std::string_view s) {
   std::string_view t = js_trim(s);
   if (t.empty()) return std::nullopt;
   return std::string(t);
-}
-
-size_t count_value_option_chars(std::string_view token) {
-  return static_cast<size_t>(
-      std::count_if(token.begin() + 1, token.end(), [](char c) { return c == 'o' || c == 'O'; }));
-}
-
-struct CombinedC {
-  std::optional<std::string> attached;  // "-cecho hi" -> "echo hi"
-  size_t value_count = 0;               // -o/-O letters in the cluster
-};
-
-std::optional<CombinedC> parse_combined_c(std::string_view token) {
-  if (token.size() < 2 || token[0] != '-' || token[1] == '-') return std::nullopt;
-  std::string_view chars = token.substr(1);
-  size_t c = chars.find('c');
-  if (c == std::string_view::npos || chars.find('-') != std::string_view::npos) return std::nullopt;
-  std::string_view suffix = chars.substr(c + 1);
-  CombinedC out;
-  if (!suffix.empty() && !std::all_of(suffix.begin(), suffix.end(), is_ascii_letter)) {
-    out.attached = std::string(suffix);
-  } else {
-    out.value_count = count_value_option_chars(token);
-  }
-  return out;
-}
-
-// advancePosixInlineOptionScan: tokens consumed by one POSIX shell option.
-size_t posix_option_advance(std::string_view token) {
-  bool cluster = token.size() >= 2 && (token[0] == '-' || token[0] == '+') && token[1] != '-' &&
-                 token.substr(1).find('-') == std::string_view::npos;
-  if (cluster) {
-    size_t values = count_value_option_chars(token);
-    if (values > 0) return 1 + values;
-  }
-  return contains(kPosixValueOptions, token) ? 2 : 1;
 }
 
 // A short cluster ("-il", "-li") containing `option`.
@@ -84,97 +46,6 @@ bool is_posix_short_option(std::string_view token, char option) {
     if (c == option) seen = true;
   }
   return seen;
-}
-
-InlineCommandMatch scan_posix(const Argv& argv, Names extra_flags, CombinedFlags combined) {
-  const bool allow_combined = combined == CombinedFlags::kAllowCombinedC;
-  for (size_t i = 1; i < argv.size();) {
-    std::string_view token = js_trim(argv[i]);
-    if (token.empty()) {
-      ++i;
-      continue;
-    }
-    std::string lower = shell::trim_lower(token);
-    if (lower == "--") break;
-    std::string_view comparable = allow_combined ? token : std::string_view(lower);
-    if (contains(kPosixInlineFlags, comparable) || contains(extra_flags, comparable)) {
-      InlineCommandMatch m;
-      if (i + 1 < argv.size()) {
-        m.value_token_index = i + 1;
-        m.command = non_empty_trimmed(argv[i + 1]);
-      }
-      return m;
-    }
-    if (allow_combined) {
-      if (std::optional<CombinedC> c = parse_combined_c(token)) {
-        InlineCommandMatch m;
-        if (c->attached) {
-          m.command = non_empty_trimmed(*c->attached);
-          m.value_token_index = i;
-          return m;
-        }
-        size_t index = i + 1 + c->value_count;
-        m.value_token_index = index;
-        if (index < argv.size()) m.command = non_empty_trimmed(argv[index]);
-        return m;
-      }
-      if (token[0] != '-' && token[0] != '+') break;
-      i += posix_option_advance(token);
-    } else {
-      ++i;
-    }
-  }
-  return {};
-}
-
-// "-name", "--name" or "/name" where name is a prefix of `word` at least `min` long.
-bool is_switch_prefix(std::string_view lower, std::string_view word, size_t min) {
-  size_t skip = lower.substr(0, 2) == "--"                                 ? 2
-                : (!lower.empty() && (lower[0] == '-' || lower[0] == '/')) ? 1
-                                                                           : 0;
-  if (skip == 0) return false;
-  std::string_view name = lower.substr(skip);
-  return name.size() >= min && name.size() <= word.size() && word.substr(0, name.size()) == name;
-}
-
-bool is_exact_switch(std::string_view lower, std::string_view word) {
-  return is_switch_prefix(lower, word, word.size());
-}
-
-bool is_powershell_rest_flag(std::string_view lower) {
-  return is_switch_prefix(lower, "command", 1) || is_switch_prefix(lower, "commandwithargs", 3) ||
-         is_exact_switch(lower, "cwa");
-}
-
-bool is_powershell_inline_flag(std::string_view lower) {
-  return is_powershell_rest_flag(lower) || is_switch_prefix(lower, "file", 1) ||
-         is_switch_prefix(lower, "encodedcommand", 1) || is_switch_prefix(lower, "ec", 1);
-}
-
-bool is_powershell_value_option(std::string_view lower) {
-  struct Prefix {
-    std::string_view word;
-    size_t min;
-  };
-  static constexpr Prefix kPrefixes[] = {
-      {"configurationfile", 4}, {"configurationname", 6}, {"custompipename", 3},
-      {"encodedarguments", 8},  {"executionpolicy", 2},   {"inputformat", 3},
-      {"outputformat", 1},      {"psconsolefile", 4},     {"settingsfile", 8},
-      {"token", 2},             {"utctimestamp", 3},      {"version", 1},
-      {"windowstyle", 1},       {"workingdirectory", 1},  {"ea", 2},
-      {"ep", 2},                {"if", 2},                {"of", 2},
-      {"pscf", 4},              {"wd", 2}};
-  for (const Prefix& p : kPrefixes) {
-    if (is_switch_prefix(lower, p.word, p.min)) return true;
-  }
-  return false;
-}
-
-bool is_powershell_option_token(std::string_view token) {
-  if (!token.empty() && token[0] == '-') return true;
-  if (token.size() < 2 || token[0] != '/' || !is_ascii_letter(token[1])) return false;
-  return std::all_of(token.begin() + 2, token.end(),
-                     [](char c) { return is_ascii_letter(c) || (c >= '0' && c <= '9'); });
 }
 
 // Login or interactive mode (per `is_mode`) seen before the inline command flag.
@@ -189,21 +60,11 @@ bool posix_mode_before_inline_flag(const Argv& argv, Pred is_mode) {
     }
     if (token == "--") return false;
     if (is_mode(token)) seen = true;
-    if (contains(kPosixInlineFlags, token) || parse_combined_c(token)) return seen;
+    if (contains(kPosixInlineFlags, token) || shell::parse_combined_c(token)) return seen;
     if (token[0] != '-' && token[0] != '+') return false;
-    i += posix_option_advance(token);
+    i += shell::posix_option_advance(token);
   }
   return false;
-}
-
-bool is_nushell_boundary(std::string_view arg) {
-  std::string lower = shell::trim_lower(arg);
-  if (contains(kPosixInlineFlags, lower) || contains(kNushellExtraFlags, lower)) return true;
-  size_t eq = lower.find('=');
-  if (eq == std::string::npos) return false;
-  std::string_view flag = std::string_view(lower).substr(0, eq);
-  return flag.substr(0, 2) == "--" &&
-         (contains(kPosixInlineFlags, flag) || contains(kNushellExtraFlags, flag));
 }
 
 bool is_nushell_short_option(std::string_view lower, char option) {
@@ -214,7 +75,44 @@ bool is_nushell_short_option(std::string_view lower, char option) {
 }  // namespace
 
 InlineCommandMatch resolve_posix_inline_command_match(const Argv& argv, CombinedFlags combined) {
-  return scan_posix(argv, {}, combined);
+  const bool allow_combined = combined == CombinedFlags::kAllowCombinedC;
+  for (size_t i = 1; i < argv.size();) {
+    std::string_view token = js_trim(argv[i]);
+    if (token.empty()) {
+      ++i;
+      continue;
+    }
+    std::string lower = shell::trim_lower(token);
+    if (lower == "--") break;
+    std::string_view comparable = allow_combined ? token : std::string_view(lower);
+    if (contains(kPosixInlineFlags, comparable)) {
+      InlineCommandMatch m;
+      if (i + 1 < argv.size()) {
+        m.value_token_index = i + 1;
+        m.command = non_empty_trimmed(argv[i + 1]);
+      }
+      return m;
+    }
+    if (allow_combined) {
+      if (std::optional<shell::CombinedCommandFlag> c = shell::parse_combined_c(token)) {
+        InlineCommandMatch m;
+        if (c->attached) {
+          m.command = non_empty_trimmed(*c->attached);
+          m.value_token_index = i;
+          return m;
+        }
+        size_t index = i + 1 + c->value_count;
+        m.value_token_index = index;
+        if (index < argv.size()) m.command = non_empty_trimmed(argv[index]);
+        return m;
+      }
+      if (token[0] != '-' && token[0] != '+') break;
+      i += shell::posix_option_advance(token);
+    } else {
+      ++i;
+    }
+  }
+  return {};
 }
 
 InlineCommandMatch resolve_powershell_inline_command_match(const Argv& argv) {
@@ -226,10 +124,10 @@ InlineCommandMatch resolve_powershell_inline_command_match(const Argv& argv) {
     }
     std::string lower = shell::trim_lower(token);
     if (lower == "--") break;
-    if (is_powershell_inline_flag(lower)) {
+    if (shell::is_powershell_inline_flag(lower)) {
       InlineCommandMatch m;
       if (i + 1 < argv.size()) m.value_token_index = i + 1;
-      if (is_powershell_rest_flag(lower)) {
+      if (shell::is_powershell_command_flag(lower)) {
         std::string rest;
         for (size_t k = i + 1; k < argv.size(); ++k) {
           if (k > i + 1) rest += ' ';
@@ -241,11 +139,11 @@ InlineCommandMatch resolve_powershell_inline_command_match(const Argv& argv) {
       }
       return m;
     }
-    if (is_powershell_value_option(lower)) {
+    if (shell::is_powershell_value_option(lower)) {
       i += 2;
       continue;
     }
-    if (!is_powershell_option_token(token)) break;
+    if (!shell::is_powershell_option_token(token)) break;
     ++i;
   }
   return {};
@@ -307,42 +205,6 @@ bool is_direct_shell_positional_carrier_command(std::string_view command) {
 
 namespace detail {
 
-std::optional<std::string> cmd_inline_command(const Argv& argv) {
-  for (size_t i = 0; i < argv.size(); ++i) {
-    std::string token = shell::trim_lower(argv[i]);
-    if (token != "/c" && token != "/k" && token != "-c" && token != "-k") continue;
-    std::string joined;
-    for (size_t k = i + 1; k < argv.size(); ++k) {
-      if (k > i + 1) joined += ' ';
-      joined += argv[k];
-    }
-    return non_empty_trimmed(joined);
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> nushell_inline_command(const Argv& argv) {
-  for (size_t i = 1; i < argv.size(); ++i) {  // startup config files run first: no payload
-    std::string token = shell::trim_lower(argv[i]);
-    if (token.empty() || token == "--" || is_nushell_boundary(token)) break;
-    for (std::string_view option : kNushellStartupOptions) {
-      if (token == option || token.rfind(std::string(option) + "=", 0) == 0) return std::nullopt;
-    }
-  }
-  for (size_t i = 1; i < argv.size(); ++i) {  // --commands=<payload>
-    std::string_view arg = js_trim(argv[i]);
-    if (arg.empty() || arg == "--") break;
-    size_t eq = arg.find('=');
-    if (eq == std::string_view::npos) continue;
-    std::string flag = shell::trim_lower(arg.substr(0, eq));
-    if (flag.rfind("--", 0) == 0 &&
-        (contains(kPosixInlineFlags, flag) || contains(kNushellExtraFlags, flag))) {
-      return non_empty_trimmed(arg.substr(eq + 1));
-    }
-  }
-  return scan_posix(argv, kNushellExtraFlags, CombinedFlags::kAllowCombinedC).command;
-}
-
 bool has_fish_init_command_option(const Argv& argv) {
   for (size_t i = 1; i < argv.size(); ++i) {
     std::string_view token = js_trim(argv[i]);
@@ -375,7 +237,7 @@ bool has_nushell_login_or_interactive_startup(const Argv& argv) {
       std::string_view arg = js_trim(argv[i]);
       if (arg.empty() || arg == "--") return false;
       if (is_mode(shell::trim_lower(arg))) seen = true;
-      if (is_nushell_boundary(arg)) return seen;
+      if (shell::is_nushell_inline_flag(arg)) return seen;
       if (arg[0] != '-' && arg[0] != '+') return false;
     }
     return false;

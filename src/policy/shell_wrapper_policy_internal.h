@@ -8,8 +8,6 @@
 
 namespace clawexec::policy::detail {
 
-std::optional<std::string> cmd_inline_command(const Argv& argv);
-std::optional<std::string> nushell_inline_command(const Argv& argv);
 bool has_fish_init_command_option(const Argv& argv);
 bool has_fish_attached_command_option(const Argv& argv);
 bool has_nushell_login_or_interactive_startup(const Argv& argv);

@@ -8,6 +8,7 @@
 //
 // Approach: resolve the wrapper chain first (at most four levels, as the reference does),
 // then scan the shell's own options with the rules of its family (POSIX, nu, cmd, PowerShell).
+// The per-family option rules are public: the policy's shell-wrapper analysis scans with them.
 
 #include "shell/shell_wrappers.h"
 
@@ -60,36 +61,6 @@ size_t count_value_option_chars(std::string_view token) {
       std::count_if(token.begin() + 1, token.end(), [](char c) { return c == 'o' || c == 'O'; }));
 }
 
-// "-xc", "-lc", "-cCOMMAND": a short cluster containing c. `attached` receives a command
-// glued to the cluster (anything after c that is not all letters); `value_count` the number
-// of -o/-O values the cluster consumes before the command.
-bool parse_combined_c(std::string_view token, std::optional<std::string>& attached,
-                      size_t& value_count) {
-  if (token.size() < 2 || token[0] != '-' || token[1] == '-') return false;
-  std::string_view chars = token.substr(1);
-  size_t c = chars.find('c');
-  if (c == std::string_view::npos || chars.find('-') != std::string_view::npos) return false;
-  std::string_view suffix = chars.substr(c + 1);
-  attached.reset();
-  value_count = 0;
-  if (!suffix.empty() && !std::all_of(suffix.begin(), suffix.end(), is_ascii_letter)) {
-    attached = std::string(suffix);
-  } else {
-    value_count = count_value_option_chars(token);
-  }
-  return true;
-}
-
-size_t posix_option_advance(std::string_view token) {
-  bool cluster = token.size() >= 2 && (token[0] == '-' || token[0] == '+') && token[1] != '-' &&
-                 token.substr(1).find('-') == std::string_view::npos;
-  if (cluster) {
-    size_t values = count_value_option_chars(token);
-    if (values > 0) return 1 + values;
-  }
-  return contains(kPosixValueOptions, token) ? 2 : 1;
-}
-
 std::optional<std::string> posix_inline_command(const Argv& argv, bool nushell) {
   for (size_t i = 1; i < argv.size();) {
     std::string_view token = js_trim(argv[i]);
@@ -102,11 +73,9 @@ std::optional<std::string> posix_inline_command(const Argv& argv, bool nushell) 
       if (i + 1 >= argv.size()) return std::nullopt;
       return non_empty_trimmed(argv[i + 1]);
     }
-    std::optional<std::string> attached;
-    size_t value_count = 0;
-    if (parse_combined_c(token, attached, value_count)) {
-      if (attached) return non_empty_trimmed(*attached);
-      size_t value_index = i + 1 + value_count;
+    if (std::optional<CombinedCommandFlag> combined = parse_combined_c(token)) {
+      if (combined->attached) return non_empty_trimmed(*combined->attached);
+      size_t value_index = i + 1 + combined->value_count;
       if (value_index >= argv.size()) return std::nullopt;
       return non_empty_trimmed(argv[value_index]);
     }
@@ -116,7 +85,91 @@ std::optional<std::string> posix_inline_command(const Argv& argv, bool nushell) 
   return std::nullopt;
 }
 
-bool is_nushell_boundary(std::string_view arg) {
+// ---- cmd.exe and PowerShell ------------------------------------------------------------
+
+// "-name", "--name" or "/name" where name is `word` or a prefix of it at least `min` long.
+bool is_switch_prefix(std::string_view lower, std::string_view word, size_t min) {
+  size_t skip = lower.substr(0, 2) == "--"                                 ? 2
+                : (!lower.empty() && (lower[0] == '-' || lower[0] == '/')) ? 1
+                                                                           : 0;
+  if (skip == 0) return false;
+  std::string_view name = lower.substr(skip);
+  return name.size() >= min && name.size() <= word.size() && word.substr(0, name.size()) == name;
+}
+
+std::optional<std::string> powershell_inline_command(const Argv& argv) {
+  for (size_t i = 1; i < argv.size();) {
+    std::string_view token = js_trim(argv[i]);
+    if (token.empty()) {
+      ++i;
+      continue;
+    }
+    std::string lower = trim_lower(token);
+    if (lower == "--") break;
+    if (is_powershell_inline_flag(lower)) {
+      if (!is_powershell_command_flag(lower)) {
+        return i + 1 < argv.size() ? non_empty_trimmed(argv[i + 1]) : std::nullopt;
+      }
+      std::string rest;
+      for (size_t k = i + 1; k < argv.size(); ++k)
+        rest += (k > i + 1 ? " " : "") + std::string(js_trim(argv[k]));
+      return non_empty_trimmed(rest);
+    }
+    if (is_powershell_value_option(lower)) {
+      i += 2;
+      continue;
+    }
+    if (!is_powershell_option_token(token)) break;
+    ++i;
+  }
+  return std::nullopt;
+}
+
+// ---- wrapper chain ---------------------------------------------------------------------
+
+std::optional<Argv> resolve_shell_candidate(const Argv& argv, int depth) {
+  if (depth > kMaxWrapperDepth || argv.empty() || js_trim(argv[0]).empty()) return std::nullopt;
+  DispatchUnwrap dispatch = unwrap_dispatch_wrapper(argv);
+  if (dispatch.kind == DispatchKind::kBlocked) return std::nullopt;
+  if (dispatch.kind == DispatchKind::kUnwrapped)
+    return resolve_shell_candidate(dispatch.argv, depth + 1);
+  DispatchUnwrap multiplexer = unwrap_shell_multiplexer(argv);
+  if (multiplexer.kind == DispatchKind::kBlocked) return std::nullopt;
+  if (multiplexer.kind == DispatchKind::kUnwrapped)
+    return resolve_shell_candidate(multiplexer.argv, depth + 1);
+  return argv;
+}
+
+}  // namespace
+
+// ---- option scanning, shared with the policy's shell-wrapper analysis ----------------
+
+std::optional<CombinedCommandFlag> parse_combined_c(std::string_view token) {
+  if (token.size() < 2 || token[0] != '-' || token[1] == '-') return std::nullopt;
+  std::string_view chars = token.substr(1);
+  size_t c = chars.find('c');
+  if (c == std::string_view::npos || chars.find('-') != std::string_view::npos) return std::nullopt;
+  std::string_view suffix = chars.substr(c + 1);
+  CombinedCommandFlag out;
+  if (!suffix.empty() && !std::all_of(suffix.begin(), suffix.end(), is_ascii_letter)) {
+    out.attached = std::string(suffix);
+  } else {
+    out.value_count = count_value_option_chars(token);
+  }
+  return out;
+}
+
+size_t posix_option_advance(std::string_view token) {
+  bool cluster = token.size() >= 2 && (token[0] == '-' || token[0] == '+') && token[1] != '-' &&
+                 token.substr(1).find('-') == std::string_view::npos;
+  if (cluster) {
+    size_t values = count_value_option_chars(token);
+    if (values > 0) return 1 + values;
+  }
+  return contains(kPosixValueOptions, token) ? 2 : 1;
+}
+
+bool is_nushell_inline_flag(std::string_view arg) {
   std::string lower = trim_lower(arg);
   if (contains(kPosixInlineFlags, lower) || contains(kNushellExtraFlags, lower)) return true;
   size_t eq = lower.find('=');
@@ -129,7 +182,7 @@ bool is_nushell_boundary(std::string_view arg) {
 std::optional<std::string> nushell_inline_command(const Argv& argv) {
   for (size_t i = 1; i < argv.size(); ++i) {  // startup config files run first: not followed
     std::string token = trim_lower(argv[i]);
-    if (token.empty() || token == "--" || is_nushell_boundary(token)) break;
+    if (token.empty() || token == "--" || is_nushell_inline_flag(token)) break;
     for (std::string_view option : kNushellStartupOptions) {
       if (token == option || token.rfind(std::string(option) + "=", 0) == 0) return std::nullopt;
     }
@@ -148,8 +201,6 @@ std::optional<std::string> nushell_inline_command(const Argv& argv) {
   return posix_inline_command(argv, true);
 }
 
-// ---- cmd.exe and PowerShell ------------------------------------------------------------
-
 std::optional<std::string> cmd_inline_command(const Argv& argv) {
   for (size_t i = 0; i < argv.size(); ++i) {
     std::string token = trim_lower(argv[i]);
@@ -160,16 +211,6 @@ std::optional<std::string> cmd_inline_command(const Argv& argv) {
     return non_empty_trimmed(joined);
   }
   return std::nullopt;
-}
-
-// "-name", "--name" or "/name" where name is `word` or a prefix of it at least `min` long.
-bool is_switch_prefix(std::string_view lower, std::string_view word, size_t min) {
-  size_t skip = lower.substr(0, 2) == "--"                                 ? 2
-                : (!lower.empty() && (lower[0] == '-' || lower[0] == '/')) ? 1
-                                                                           : 0;
-  if (skip == 0) return false;
-  std::string_view name = lower.substr(skip);
-  return name.size() >= min && name.size() <= word.size() && word.substr(0, name.size()) == name;
 }
 
 bool is_powershell_command_flag(std::string_view lower) {
@@ -219,51 +260,6 @@ bool is_powershell_option_token(std::string_view token) {
   return std::all_of(token.begin() + 2, token.end(),
                      [](char c) { return is_ascii_letter(c) || (c >= '0' && c <= '9'); });
 }
-
-std::optional<std::string> powershell_inline_command(const Argv& argv) {
-  for (size_t i = 1; i < argv.size();) {
-    std::string_view token = js_trim(argv[i]);
-    if (token.empty()) {
-      ++i;
-      continue;
-    }
-    std::string lower = trim_lower(token);
-    if (lower == "--") break;
-    if (is_powershell_inline_flag(lower)) {
-      if (!is_powershell_command_flag(lower)) {
-        return i + 1 < argv.size() ? non_empty_trimmed(argv[i + 1]) : std::nullopt;
-      }
-      std::string rest;
-      for (size_t k = i + 1; k < argv.size(); ++k)
-        rest += (k > i + 1 ? " " : "") + std::string(js_trim(argv[k]));
-      return non_empty_trimmed(rest);
-    }
-    if (is_powershell_value_option(lower)) {
-      i += 2;
-      continue;
-    }
-    if (!is_powershell_option_token(token)) break;
-    ++i;
-  }
-  return std::nullopt;
-}
-
-// ---- wrapper chain ---------------------------------------------------------------------
-
-std::optional<Argv> resolve_shell_candidate(const Argv& argv, int depth) {
-  if (depth > kMaxWrapperDepth || argv.empty() || js_trim(argv[0]).empty()) return std::nullopt;
-  DispatchUnwrap dispatch = unwrap_dispatch_wrapper(argv);
-  if (dispatch.kind == DispatchKind::kBlocked) return std::nullopt;
-  if (dispatch.kind == DispatchKind::kUnwrapped)
-    return resolve_shell_candidate(dispatch.argv, depth + 1);
-  DispatchUnwrap multiplexer = unwrap_shell_multiplexer(argv);
-  if (multiplexer.kind == DispatchKind::kBlocked) return std::nullopt;
-  if (multiplexer.kind == DispatchKind::kUnwrapped)
-    return resolve_shell_candidate(multiplexer.argv, depth + 1);
-  return argv;
-}
-
-}  // namespace
 
 std::optional<std::string> shell_command_flag(const Argv& argv) {
   if (argv.empty()) return std::nullopt;

@@ -1,7 +1,8 @@
 #pragma once
 // Shell wrappers: argv that runs a shell on an inline command string (bash -c '...',
 // sh -lc, busybox sh -c, cmd /c, pwsh -Command ...), possibly behind dispatch wrappers
-// (timeout 5 bash -c ...), and the payload they run.
+// (timeout 5 bash -c ...), and the payload they run; also the option rules of each shell
+// family that finding the payload relies on.
 
 #include <optional>
 #include <string>
@@ -39,5 +40,37 @@ std::optional<std::string> shell_command_flag(const Argv& argv);
 /// one of ash bash dash fish ksh mksh sh yash zsh and its command flag is -c, --command or a
 /// short option cluster containing c.
 bool is_parseable_shell_wrapper(const Argv& argv, const ShellWrapper& wrapper);
+
+// ---- Option rules of the shell families (also used by the policy's shell-wrapper scans). ----
+
+/// A short POSIX option cluster containing c ("-c", "-xc", "-lc", "-cecho hi").
+struct CombinedCommandFlag {
+  std::optional<std::string> attached;  // a command glued after c that is not all letters
+  size_t value_count = 0;               // -o/-O values the cluster consumes before the command
+};
+std::optional<CombinedCommandFlag> parse_combined_c(std::string_view token);
+
+/// Tokens one POSIX shell option spans, itself included: 1 + one value per -o/-O letter of a
+/// short cluster ("-eo pipefail" -> 2); 2 for --init-file, --rcfile, -o, -O, +o, +O; else 1.
+size_t posix_option_advance(std::string_view token);
+
+/// nu's inline command flags (-c, -lc, -e, --command, --commands, --cmdline, --execute), also
+/// as "--flag=value"; case-insensitive.
+bool is_nushell_inline_flag(std::string_view arg);
+
+/// nu's inline command ("--commands=x" or a flag and its value); nullopt when a startup config
+/// option (--config, --env-config, --plugin-config, --plugins) comes before it.
+std::optional<std::string> nushell_inline_command(const Argv& argv);
+
+/// cmd.exe's inline command: everything after the first /c, /k, -c or -k, joined by spaces.
+std::optional<std::string> cmd_inline_command(const Argv& argv);
+
+/// PowerShell switches, given lower-cased: -Command/-CommandWithArgs (they take the rest of
+/// argv), the inline flags (those plus -File and -EncodedCommand), the options that take a
+/// value, and whether a token is an option at all ("-x" or "/word").
+bool is_powershell_command_flag(std::string_view lower);
+bool is_powershell_inline_flag(std::string_view lower);
+bool is_powershell_value_option(std::string_view lower);
+bool is_powershell_option_token(std::string_view token);
 
 }  // namespace clawexec::shell
