@@ -13,6 +13,8 @@
 #include "env/host_exec_env.h"
 #include "env/shell_select.h"
 #include "exec/exec_call.h"
+#include "exec/exec_plan.h"
+#include "exec/gateway_approval.h"
 #include "exec/policy_gate.h"
 #include "exec/service.h"
 #include "exec/tool_args.h"
@@ -143,18 +145,6 @@ std::pair<std::string, std::vector<std::string>> shell_for(const env::EnvList& s
 }
 
 
-// Everything decided before spawning: where, what, in which directory and environment.
-struct ExecPlan {
-  std::string command;
-  std::string workdir;
-  env::EnvList env;
-  int64_t yield_ms = -1;  // 0 = background at once, -1 = never
-  std::vector<std::string> warnings;
-  bool pty = false;
-  double timeout_seconds = 0;  // <= 0: none
-  std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
-};
-
 // Steps 2-15 of the reference pipeline: either a plan to run, or the result to return instead
 // (a thrown error, or the failed result of an unusable working directory).
 std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
@@ -211,9 +201,12 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   plan.env = std::move(env).value();
   if (host == ExecHost::kGateway) {
     const std::string* path = env::find_var(plan.env, "PATH");
-    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path ? *path : std::string());
+    ApprovalRoute route = ctx.elicit ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
+    Result<GateOutcome> gate =
+        gateway_policy_gate(config, args, plan.command, plan.workdir, path ? *path : std::string(), route);
     if (!gate.ok()) return ToolResult::thrown(gate.error().message);
-    plan.command = std::move(gate->command);
+    plan.approval = std::move(gate->approval);
+    if (!plan.approval) plan.command = std::move(gate->command);
     plan.warnings.insert(plan.warnings.end(), gate->warnings.begin(), gate->warnings.end());
     plan.bookkeeping = std::move(gate->bookkeeping);
   }
@@ -286,6 +279,30 @@ Result<std::shared_ptr<Run>> start_with_fallback(ExecService& service, RunReques
   return service.start_run(std::move(request));
 }
 
+constexpr int64_t kApprovalTimeoutMs = 1800000;  // DEFAULT_EXEC_APPROVAL_TIMEOUT_MS
+
+// One exec call waiting for its approval.
+struct ApprovalWait {
+  explicit ApprovalWait(boost::asio::io_context& io) : expiry(io) {}
+  ExecPlan plan;
+  CallContext ctx;
+  ToolDone done;
+  boost::asio::steady_timer expiry;
+  bool finished = false;
+};
+
+// §1.5 (f): a denied approval is a failed result, not a thrown error.
+ToolResult denied_result(const GatewayApproval& approval, const std::string& reason) {
+  std::string text = "Exec denied (gateway id=" + approval.id() + ", " + reason + "): " + approval.command();
+  json::Object details{{"status", "failed"},
+                       {"exitCode", nullptr},
+                       {"durationMs", 0},
+                       {"aggregated", text},
+                       {"timedOut", reason.find("timeout") != std::string::npos},
+                       {"cwd", approval.cwd()}};
+  return ToolResult{text, std::move(details), true};
+}
+
 }  // namespace
 
 void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done) {
@@ -293,6 +310,11 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
   std::variant<ToolResult, ExecPlan> planned = plan_exec(config_, args, ctx);
   if (auto* early = std::get_if<ToolResult>(&planned)) return done(std::move(*early));
   ExecPlan& plan = std::get<ExecPlan>(planned);
+  if (plan.approval) return ask_then_launch(std::move(plan), std::move(ctx), std::move(done));
+  launch(std::move(plan), std::move(ctx), std::move(done));
+}
+
+void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
   if (plan.bookkeeping) post_background(std::move(plan.bookkeeping));
   auto shell = shell_for(config_.inherited_env);
   if (std::optional<std::string> problem = nul_byte_problem(plan, shell.first)) {
@@ -304,5 +326,45 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
   auto call = std::make_shared<ExecCall>(*this, run.value(), plan.yield_ms, std::move(warnings), std::move(ctx),
                                          std::move(done));
   call->begin();
+}
+
+// §7.1 step 7 with an inline approval route: ask through MCP elicitation, then run the command
+// as approved (bound to what was shown), or return the denial (§1.5 (f)).
+void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done) {
+  std::shared_ptr<GatewayApproval> approval = plan.approval;
+  auto state = std::make_shared<ApprovalWait>(io_);
+  state->plan = std::move(plan);
+  state->ctx = ctx;
+  state->done = std::move(done);
+  auto finish = [this, state, approval](std::optional<policy::ApprovalDecision> decision) {
+    if (state->finished) return;
+    state->finished = true;
+    state->expiry.cancel();
+    if (state->ctx.cancel && state->ctx.cancel->cancelled()) return;
+    ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
+    if (!outcome.approved) return state->done(denied_result(*approval, outcome.reason));
+    state->plan.command = std::move(outcome.command);
+    launch(std::move(state->plan), std::move(state->ctx), std::move(state->done));
+  };
+  state->expiry.expires_after(std::chrono::milliseconds(kApprovalTimeoutMs));
+  state->expiry.async_wait([finish](const boost::system::error_code& ec) {
+    if (!ec) finish(std::nullopt);
+  });
+  if (ctx.cancel) {
+    ctx.cancel->on_cancel([state] {
+      state->finished = true;
+      state->expiry.cancel();
+    });
+  }
+  ctx.elicit(elicitation_message(*approval), elicitation_schema(*approval),
+             [finish, approval, state](Result<json::Object> answer) {
+               // The client went away: nobody is waiting for a result, so nothing may run.
+               if (!answer.ok() && answer.error().code == ErrorCode::kCancelled) {
+                 state->finished = true;
+                 state->expiry.cancel();
+                 return;
+               }
+               finish(answer.ok() ? elicitation_decision(answer.value(), *approval) : std::nullopt);
+             });
 }
 }  // namespace clawexec::exec

@@ -12,6 +12,8 @@
 // policy::decide_gateway with the file system bound to real syscalls, and record allowlist use.
 
 #include "exec/policy_gate.h"
+#include "exec/gateway_approval.h"
+#include "exec/policy_gate_internal.h"
 
 #include <memory>
 
@@ -61,6 +63,8 @@ policy::ExecCallPolicyInputs call_inputs(const ServiceConfig& config, ExecHost h
   return in;
 }
 
+}  // namespace
+
 std::string headless_denial(ExecSecurity s, ExecAsk a, ExecSecurity f, const std::string& transcript) {
   return "exec denied: Headless runs cannot wait for interactive exec approval.\n"
          "Effective host exec policy: security=" + std::string(config::to_string(s)) +
@@ -93,40 +97,7 @@ std::function<void()> record_use(const ServiceConfig& config, const policy::Deci
   };
 }
 
-// Everything a gateway decision needs, owned in one place (the inputs point into it).
-struct GatewayContext {
-  policy::HostApprovalContext host;
-  bool strict = false;
-  std::vector<policy::AllowlistEntry> allowlist;
-  policy::SafeBinRuntimePolicy safe_bins;
-  policy::DecisionInputs inputs;
-};
-
-Result<std::unique_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args,
-                                                        const std::string& command, const std::string& workdir,
-                                                        const std::string& path_env) {
-  auto g = std::make_unique<GatewayContext>();
-  policy::ExecCallPolicy call = TRY(policy::resolve_exec_call_policy(call_inputs(config, ExecHost::kGateway, args)));
-  policy::ApprovalsAgentPolicy file = file_policy(config, call.security, call.ask, &g->allowlist);
-  g->host = TRY(policy::resolve_host_approval_context(ExecHost::kGateway, call.security, call.ask, file));
-  g->strict = config.exec.strict_inline_eval.value_or(false);
-  policy::SafeBinLayer layer;
-  layer.safe_bins = config.exec.safe_bins;
-  layer.trusted_dirs = config.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
-  layer.profiles = config.exec.safe_bin_profiles;
-  g->safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, approvals::system_fs_view());
-  policy::DecisionInputs& in = g->inputs;
-  in.command = command;
-  in.security = g->host.host_security;
-  in.ask = g->host.host_ask;
-  in.ask_fallback = g->host.ask_fallback;
-  in.strict_inline_eval = g->strict;
-  in.evaluation.allowlist = &g->allowlist;
-  in.evaluation.safe_bins = &g->safe_bins.policy;
-  in.evaluation.trusted_dirs = &g->safe_bins.trusted_dirs;
-  in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &approvals::system_fs_view()};
-  return g;
-}
+namespace {
 
 boost::json::array strings(const std::vector<std::string>& v) {
   boost::json::array out;
@@ -168,6 +139,33 @@ boost::json::object segment_json(const policy::SegmentEvaluation& seg, const std
 
 }  // namespace
 
+Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args,
+                                                        const std::string& command, const std::string& workdir,
+                                                        const std::string& path_env) {
+  auto g = std::make_shared<GatewayContext>();
+  policy::ExecCallPolicy call = TRY(policy::resolve_exec_call_policy(call_inputs(config, ExecHost::kGateway, args)));
+  policy::ApprovalsAgentPolicy file = file_policy(config, call.security, call.ask, &g->allowlist);
+  g->host = TRY(policy::resolve_host_approval_context(ExecHost::kGateway, call.security, call.ask, file));
+  g->strict = config.exec.strict_inline_eval.value_or(false);
+  policy::SafeBinLayer layer;
+  layer.safe_bins = config.exec.safe_bins;
+  layer.trusted_dirs = config.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
+  layer.profiles = config.exec.safe_bin_profiles;
+  g->safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, approvals::system_fs_view());
+  g->agent_id = config.agent_id;
+  policy::DecisionInputs& in = g->inputs;
+  in.command = command;
+  in.security = g->host.host_security;
+  in.ask = g->host.host_ask;
+  in.ask_fallback = g->host.ask_fallback;
+  in.strict_inline_eval = g->strict;
+  in.evaluation.allowlist = &g->allowlist;
+  in.evaluation.safe_bins = &g->safe_bins.policy;
+  in.evaluation.trusted_dirs = &g->safe_bins.trusted_dirs;
+  in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &approvals::system_fs_view()};
+  return g;
+}
+
 Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {
   Result<policy::ExecCallPolicy> policy = policy::resolve_exec_call_policy(call_inputs(config, host, nullptr));
   if (!policy.ok()) return policy.error();
@@ -180,7 +178,7 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
   out["command"] = command;
   out["cwd"] = cwd;
   out["agent"] = config.agent_id;
-  Result<std::unique_ptr<GatewayContext>> context = gateway_context(config, nullptr, command, cwd, path_env);
+  Result<std::shared_ptr<GatewayContext>> context = gateway_context(config, nullptr, command, cwd, path_env);
   if (!context.ok()) {
     // The security floor refuses everything (security=deny).
     out["analysisOk"] = false;
@@ -240,9 +238,9 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
 
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env) {
+                                        const std::string& path_env, ApprovalRoute route) {
   GateOutcome out;
-  std::unique_ptr<GatewayContext> g = TRY(gateway_context(config, &args, command, workdir, path_env));
+  std::shared_ptr<GatewayContext> g = TRY(gateway_context(config, &args, command, workdir, path_env));
   if (g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff && !g->strict) {
     out.command = command;  // nothing the engine could refuse or ask about
     return out;
@@ -250,7 +248,8 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
   const policy::DecisionInputs& in = g->inputs;
   const std::vector<policy::AllowlistEntry>& allowlist = g->allowlist;
   const policy::HostApprovalContext& host = g->host;
-  policy::Decision decision = policy::decide_gateway(in);
+  g->decision = policy::decide_gateway(in);
+  const policy::Decision& decision = g->decision;
   out.warnings = decision.warnings;
   switch (decision.verdict) {
     case policy::Verdict::kAllow:
@@ -261,7 +260,11 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
       return Error::rejected(decision.deny_message);
     case policy::Verdict::kAsk: break;
   }
-  // No human can be asked yet (the approval flow is issue 4): the ask fallback decides.
+  if (route == ApprovalRoute::kAvailable) {
+    out.approval = std::make_shared<GatewayApproval>(g, command, workdir, path_env);
+    return out;
+  }
+  // No human can be asked: the ask fallback decides (§7.1 step 7, headless runs).
   policy::FallbackOutcome fallback = policy::resolve_ask_fallback(decision, in);
   if (!fallback.approved) {
     return Error::rejected(headless_denial(host.host_security, host.host_ask, host.ask_fallback,

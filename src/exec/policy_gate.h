@@ -5,6 +5,7 @@
 // or, when a human would be needed, apply the ask fallback (until approvals can be asked for).
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,19 +23,27 @@ struct ServiceConfig;
 /// §2.4 steps 2–4: refuses ("exec denied: host=<h> security=deny") before anything else runs.
 Result<void> check_security_floor(const ServiceConfig& config, ExecHost host);
 
+class GatewayApproval;
+
+/// Whether a human can be asked for this call (an MCP client with elicitation).
+enum class ApprovalRoute { kNone, kAvailable };
+
 struct GateOutcome {
   std::string command;                // what to run
   std::vector<std::string> warnings;  // to prefix to the result
   /// Records the allowlist use in the approvals document (a locked, fsynced write): run it off
   /// the io thread. Empty when nothing matched.
   std::function<void()> bookkeeping;
+  /// Set when the command needs a human and the caller said it can ask one (`command` is then
+  /// empty until the approval decides).
+  std::shared_ptr<GatewayApproval> approval;
 };
 
 /// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.
 /// Errors (kRejected) carry the reference's denial texts.
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env);
+                                        const std::string& path_env, ApprovalRoute route);
 
 /// `clawexec policy explain`: the full analysis of `command` for the gateway host (the effective
 /// policy, every segment with its resolution and what satisfied it, the decision), as the

@@ -59,12 +59,20 @@ class CancelSignal {
   std::vector<std::function<void()>> handlers_;
 };
 
+/// Asks the client's user through MCP elicitation (elicitation/create): `message` and the
+/// JSON Schema of the requested answer; `done` receives the client's result object
+/// ({action: accept|decline|cancel, content?}) or an error (no answer, transport closed).
+using Elicit = std::function<void(std::string message, json::Object requested_schema,
+                                  std::function<void(Result<json::Object>)> done)>;
+
 struct CallContext {
   std::string scope_key;                 // sessions are visible only within their scope
   std::shared_ptr<CancelSignal> cancel;  // may be null
   /// False when the caller has no `process` tool (the one-shot CLI): exec then always runs in
   /// the foreground and yieldMs/background are ignored with a warning.
   bool continuation_available = true;
+  /// Set when the client declared the `elicitation` capability: approvals are asked inline.
+  Elicit elicit;
 };
 
 /// tools.elevated (reference §4.3). Without a chat provider there is no allowFrom gate.
@@ -96,6 +104,8 @@ struct ServiceConfig {
   std::shared_ptr<approvals::ApprovalsCache> approvals_cache;
 };
 
+struct ExecPlan;
+
 class ExecService {
  public:
   using Notifier =
@@ -124,6 +134,10 @@ class ExecService {
   /// Runs `work` on the service's background thread (file writes that must not block the
   /// io thread, such as approvals bookkeeping). Work still queued finishes before destruction.
   void post_background(std::function<void()> work);
+
+  /// Internal (exec_tool.cc): runs a decided plan; asks for approval first when it needs one.
+  void launch(ExecPlan plan, CallContext ctx, ToolDone done);
+  void ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done);
 
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);

@@ -65,8 +65,18 @@ void Server::handle_line(std::string_view line) {
     case rpc::Incoming::Kind::kInvalid:
       send_(rpc::make_error(in.id, in.error_code, in.error_message));
       return;
-    case rpc::Incoming::Kind::kResponse:
-      return;  // we send no requests yet
+    case rpc::Incoming::Kind::kResponse: {
+      auto it = outgoing_.find(json::serialize(in.id));
+      if (it == outgoing_.end()) return;  // not ours (or answered twice)
+      auto done = std::move(it->second);
+      outgoing_.erase(it);
+      if (!in.error.is_null()) {
+        const json::Value* message = in.error.is_object() ? json::find(in.error.get_object(), "message") : nullptr;
+        std::string text = message && message->is_string() ? std::string(message->get_string()) : json::serialize(in.error);
+        return done(Error::rejected("the client answered with an error: " + text));
+      }
+      return done(std::move(in.result));
+    }
     case rpc::Incoming::Kind::kNotification:
       handle_notification(in.method, in.params);
       return;
@@ -112,6 +122,9 @@ void Server::handle_notification(const std::string& method, const json::Value& p
 void Server::initialize(const json::Value& id, const json::Value& params) {
   std::string version(kProtocolVersions[0]);
   if (params.is_object()) {
+    const json::Value* caps = json::find(params.get_object(), "capabilities");
+    const json::Value* elicitation = caps && caps->is_object() ? json::find(caps->get_object(), "elicitation") : nullptr;
+    client_elicitation_ = elicitation && elicitation->is_object();
     const json::Value* requested = json::find(params.get_object(), "protocolVersion");
     if (requested && requested->is_string() &&
         std::find(std::begin(kProtocolVersions), std::end(kProtocolVersions), requested->get_string()) !=
@@ -163,6 +176,18 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   auto cancel = std::make_shared<exec::CancelSignal>();
   in_flight_[key] = cancel;
   exec::CallContext ctx{options_.scope_key, cancel};
+  if (client_elicitation_) {
+    std::weak_ptr<bool> alive = alive_;
+    ctx.elicit = [this, alive](std::string message, json::Object schema, std::function<void(Result<json::Object>)> answer) {
+      if (alive.expired()) return answer(Error{ErrorCode::kCancelled, 0, "the MCP connection is closed"});
+      json::Object request_params{{"message", std::move(message)}, {"requestedSchema", std::move(schema)}};
+      request("elicitation/create", std::move(request_params), [answer = std::move(answer)](Result<json::Value> result) {
+        if (!result.ok()) return answer(result.error());
+        if (!result->is_object()) return answer(Error::rejected("elicitation/create: the client's result is not an object"));
+        answer(result->get_object());
+      });
+    };
+  }
   exec::ToolDone done = [this, id, key, cancel](exec::ToolResult result) {
     auto it = in_flight_.find(key);
     if (it != in_flight_.end() && it->second == cancel) in_flight_.erase(it);
@@ -174,6 +199,20 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   } else {
     service_.process(*args, std::move(ctx), std::move(done));
   }
+}
+
+Server::~Server() {
+  *alive_ = false;
+  auto pending = std::move(outgoing_);
+  for (auto& [id, done] : pending) {
+    done(Error{ErrorCode::kCancelled, 0, "the MCP connection closed before the client answered"});
+  }
+}
+
+void Server::request(const std::string& method, json::Object params, std::function<void(Result<json::Value>)> done) {
+  json::Value id(boost::json::string("clawexec-" + std::to_string(next_request_id_++)));
+  outgoing_[json::serialize(id)] = std::move(done);
+  send_(rpc::make_request(id, method, std::move(params)));
 }
 
 void Server::send_exec_event(const std::string& session_id, const std::string& text) {

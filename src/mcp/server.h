@@ -39,6 +39,13 @@ class Server {
   /// params._meta.sessionId names the session unambiguously (the text has only 8 characters).
   void send_exec_event(const std::string& session_id, const std::string& text);
 
+  /// Sends a request to the client; `done` gets its result, or an error naming the method and
+  /// the client's error message. Pending requests fail when the server is destroyed.
+  void request(const std::string& method, json::Object params, std::function<void(Result<json::Value>)> done);
+  /// The client declared the `elicitation` capability in initialize.
+  bool client_supports_elicitation() const { return client_elicitation_; }
+  ~Server();
+
 
  private:
   void handle_request(const json::Value& id, const std::string& method, const json::Value& params);
@@ -52,6 +59,10 @@ class Server {
   ServerOptions options_;
   int min_level_ = 0;  // index into the syslog-style levels; 0 = debug (everything)
   std::map<std::string, std::shared_ptr<exec::CancelSignal>> in_flight_;  // by serialized id
+  bool client_elicitation_ = false;
+  uint64_t next_request_id_ = 1;
+  std::map<std::string, std::function<void(Result<json::Value>)>> outgoing_;  // by serialized id
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace clawexec::mcp

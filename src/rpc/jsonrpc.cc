@@ -42,6 +42,8 @@ Incoming parse_message(std::string_view line) {
       Incoming in;
       in.kind = Incoming::Kind::kResponse;
       in.id = *id;
+      if (const json::Value* result = json::find(obj, "result")) in.result = *result;
+      if (const json::Value* error = json::find(obj, "error")) in.error = *error;
       return in;
     }
     return invalid(id_value, kInvalidRequest, "Invalid Request: \"method\" is missing");
@@ -87,6 +89,15 @@ std::string make_error(const json::Value& id, int code, std::string_view message
 std::string make_notification(std::string_view method, json::Value params) {
   json::Object msg;
   msg["jsonrpc"] = "2.0";
+  msg["method"] = method;
+  msg["params"] = std::move(params);
+  return json::serialize(msg);
+}
+
+std::string make_request(const json::Value& id, std::string_view method, json::Value params) {
+  json::Object msg;
+  msg["jsonrpc"] = "2.0";
+  msg["id"] = id;
   msg["method"] = method;
   msg["params"] = std::move(params);
   return json::serialize(msg);

@@ -23,6 +23,9 @@ struct Incoming {
   json::Value id;  // null for notifications and unidentifiable messages
   std::string method;
   json::Value params;  // null when absent
+  // For kResponse: the result, or the error object ({code, message, data?}).
+  json::Value result;
+  json::Value error;
   // For kInvalid: the error to send back (with `id` when it could be read).
   int error_code = 0;
   std::string error_message;
@@ -35,5 +38,6 @@ std::string make_result(const json::Value& id, json::Value result);
 std::string make_error(const json::Value& id, int code, std::string_view message,
                        std::optional<json::Value> data = std::nullopt);
 std::string make_notification(std::string_view method, json::Value params);
+std::string make_request(const json::Value& id, std::string_view method, json::Value params);
 
 }  // namespace clawexec::rpc

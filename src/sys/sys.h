@@ -72,6 +72,8 @@ std::string canonicalize_existing_prefix(const std::string& path);
 
 bool is_directory(const std::string& path);
 bool is_executable_file(const std::string& path);
+/// access(path, W_OK): this process may write the file.
+bool is_writable(const std::string& path);
 bool path_exists(const std::string& path);
 
 /// The current working directory.

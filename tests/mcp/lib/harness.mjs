@@ -45,10 +45,13 @@ export async function startServer(options = {}) {
   });
   let stderr = "";
   transport.stderr?.on("data", (d) => (stderr += d.toString()));
-  const client = new Client({ name: "clawexec-tests", version: "1.0.0" }, { capabilities: {} });
+  // options.elicit(params) -> result: declare the elicitation capability and answer requests.
+  const capabilities = options.elicit ? { elicitation: {} } : {};
+  const client = new Client({ name: "clawexec-tests", version: "1.0.0" }, { capabilities });
   const notifications = [];
-  const { LoggingMessageNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const { LoggingMessageNotificationSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notifications.push(n.params));
+  if (options.elicit) client.setRequestHandler(ElicitRequestSchema, (request) => options.elicit(request.params));
   try {
     await client.connect(transport);
   } catch (e) {

@@ -1,0 +1,28 @@
+#pragma once
+// The exec pipeline's plan: everything decided before spawning (internal to the exec module).
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "env/env_list.h"
+
+namespace clawexec::exec {
+
+class GatewayApproval;
+
+/// Everything decided before spawning: where, what, in which directory and environment.
+struct ExecPlan {
+  std::string command;
+  std::string workdir;
+  env::EnvList env;
+  int64_t yield_ms = -1;  // 0 = background at once, -1 = never
+  std::vector<std::string> warnings;
+  bool pty = false;
+  double timeout_seconds = 0;  // <= 0: none
+  std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
+  std::shared_ptr<GatewayApproval> approval;  // set: a human must decide before anything runs
+};
+
+}  // namespace clawexec::exec

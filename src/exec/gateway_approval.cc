@@ -1,0 +1,169 @@
+// A gateway command waiting for a human (reference spec §7.1, §7.5, §4.6).
+//
+// Problem: between the moment a human sees a command and the moment it runs, nothing the human
+// approved may change: not the text, the directory or the environment (fixed in the exec plan),
+// and not the programs it runs - a binary swapped in the meantime must not inherit the
+// approval. An allow-always answer must store exactly the entries the reference derives, and
+// no answer at all must fall back to the configured askFallback with its strict boundaries.
+//
+// Approach: at request time record the real path of every executable the analysis resolved,
+// plus a content hash of those this process could rewrite; before running, resolve again and
+// compare. Answers map onto the policy engine's fallback and persistence rules.
+
+#include "exec/gateway_approval.h"
+
+#include <algorithm>
+
+#include "approvals/bookkeeping.h"
+#include "approvals/random.h"
+#include "approvals/store.h"
+#include "base/time.h"
+#include "base/utf.h"
+#include "exec/policy_gate_internal.h"
+#include "exec/service.h"
+#include "policy/sha256.h"
+#include "sys/sys.h"
+
+namespace clawexec::exec {
+namespace {
+
+std::vector<std::string> resolved_paths(const policy::AllowlistEvaluation& e) {
+  std::vector<std::string> out;
+  for (const auto* list : {&e.segments, &e.unplanned_segments}) {
+    for (const policy::SegmentEvaluation& s : *list) {
+      if (s.resolved_path) out.push_back(*s.resolved_path);
+    }
+  }
+  return out;
+}
+
+std::string content_hash(const std::string& path) {
+  if (!sys::is_writable(path)) return {};
+  Result<std::optional<std::string>> text = sys::read_file_if_exists(path, "hash approved executable");
+  if (!text.ok() || !text.value()) return "unreadable";
+  return policy::sha256_hex(**text);
+}
+
+}  // namespace
+
+GatewayApproval::GatewayApproval(std::shared_ptr<GatewayContext> context, std::string command, std::string cwd,
+                                 std::string path_env)
+    : context_(std::move(context)),
+      id_(approvals::random_uuid()),
+      command_(std::move(command)),
+      cwd_(std::move(cwd)),
+      path_env_(std::move(path_env)) {
+  const policy::Decision& d = context_->decision;
+  policy::AllowAlwaysPersistence persistence = d.allow_always.kind == policy::AllowAlwaysKind::kOneShot
+                                                   ? policy::AllowAlwaysPersistence::kOneShot
+                                                   : policy::AllowAlwaysPersistence::kReusable;
+  allowed_ = policy::resolve_exec_approval_allowed_decisions(context_->host.host_ask, persistence);
+  for (const std::string& path : resolved_paths(d.evaluation)) binding_.push_back({path, content_hash(path)});
+}
+
+GatewayApproval::~GatewayApproval() = default;
+
+bool GatewayApproval::allow_always_offered() const {
+  return std::find(allowed_.begin(), allowed_.end(), policy::ApprovalDecision::kAllowAlways) != allowed_.end();
+}
+
+const std::vector<std::string>& GatewayApproval::warnings() const { return context_->decision.warnings; }
+
+std::vector<std::string> GatewayApproval::reasons() const { return context_->decision.reasons; }
+
+ApprovalOutcome GatewayApproval::bound(std::string command) const {
+  policy::AllowlistEvaluation now = policy::evaluate_shell_allowlist(command_, context_->inputs.evaluation);
+  std::vector<std::string> paths = resolved_paths(now);
+  bool same = paths.size() == binding_.size();
+  for (size_t i = 0; same && i < paths.size(); ++i) {
+    same = paths[i] == binding_[i].path && (binding_[i].sha256.empty() || content_hash(paths[i]) == binding_[i].sha256);
+  }
+  if (!same) return {false, "", "approval-binding-changed"};
+  return {true, std::move(command), ""};
+}
+
+ApprovalOutcome GatewayApproval::decide(policy::ApprovalDecision decision, const ServiceConfig& config) {
+  if (decision == policy::ApprovalDecision::kDeny) return {false, "", "user-denied"};
+  if (std::find(allowed_.begin(), allowed_.end(), decision) == allowed_.end()) {
+    return {false, "", "allow-always is unavailable for this command"};
+  }
+  const policy::Decision& d = context_->decision;
+  ApprovalOutcome out = bound(d.enforced_command.value_or(command_));
+  if (!out.approved || decision != policy::ApprovalDecision::kAllowAlways) return out;
+  // §4.6: only an explicit allow-always stores entries; a failure to store does not undo the
+  // approval the human gave for this run.
+  std::vector<std::string> patterns;
+  if (d.allow_always.kind == policy::AllowAlwaysKind::kPatterns) patterns = d.allow_always.patterns;
+  if (d.allow_always.kind == policy::AllowAlwaysKind::kExactCommand) {
+    patterns.push_back(policy::durable_command_pattern(std::string(js_trim(command_))));
+  }
+  if (!patterns.empty()) {
+    approvals::ApprovalsStore store(config.approvals_paths);
+    (void)store.update([&](approvals::Document& doc) -> Result<bool> {
+      bool changed = false;
+      for (const std::string& p : patterns) {
+        changed |= approvals::add_allowlist_entry(doc, config.agent_id, {p, std::nullopt, "allow-always"}, epoch_ms(),
+                                                  [] { return approvals::random_uuid(); });
+      }
+      return changed;
+    });
+  }
+  return out;
+}
+
+ApprovalOutcome GatewayApproval::no_answer(const ServiceConfig&) {
+  policy::FallbackOutcome fallback = policy::resolve_ask_fallback(context_->decision, context_->inputs);
+  if (!fallback.approved) return {false, "", fallback.reason.empty() ? "approval-timeout" : fallback.reason};
+  return bound(fallback.command_to_run);
+}
+
+std::string GatewayApproval::agent_id() const { return context_->agent_id; }
+
+std::string elicitation_message(const GatewayApproval& a) {
+  std::string text = "Approve this command?\n\n" + a.command() + "\n\nCWD: " + a.cwd() + "\nHost: gateway";
+  std::vector<std::string> why = a.reasons();
+  if (!why.empty()) {
+    text += "\nWhy approval is needed:";
+    for (const std::string& r : why) text += "\n- " + r;
+  }
+  for (const std::string& w : a.warnings()) text += "\n" + w;
+  text += "\nApproval id: " + a.id() + " (" + a.slug() + ")";
+  return text;
+}
+
+json::Object elicitation_schema(const GatewayApproval& a) {
+  json::Array choices;
+  json::Array names;
+  for (policy::ApprovalDecision d : a.allowed_decisions()) {
+    choices.emplace_back(policy::to_string(d));
+    names.emplace_back(d == policy::ApprovalDecision::kAllowOnce     ? "Allow once"
+                       : d == policy::ApprovalDecision::kAllowAlways ? "Always allow"
+                                                                     : "Deny");
+  }
+  json::Object decision{{"type", "string"},
+                        {"title", "Decision"},
+                        {"description", "Run the command once, always allow commands like it, or refuse it"},
+                        {"enum", std::move(choices)},
+                        {"enumNames", std::move(names)}};
+  return json::Object{{"type", "object"},
+                      {"properties", json::Object{{"decision", std::move(decision)}}},
+                      {"required", json::Array{"decision"}}};
+}
+
+std::optional<policy::ApprovalDecision> elicitation_decision(const json::Object& result, const GatewayApproval& a) {
+  const json::Value* action = json::find(result, "action");
+  if (!action || !action->is_string()) return std::nullopt;
+  if (action->get_string() == "decline") return policy::ApprovalDecision::kDeny;
+  if (action->get_string() != "accept") return std::nullopt;
+  const json::Value* content = json::find(result, "content");
+  const json::Value* choice =
+      content && content->is_object() ? json::find(content->get_object(), "decision") : nullptr;
+  if (!choice || !choice->is_string()) return std::nullopt;
+  std::optional<policy::ApprovalDecision> d = policy::approval_decision_from_string(std::string(choice->get_string()));
+  if (!d) return std::nullopt;
+  const auto& allowed = a.allowed_decisions();
+  if (std::find(allowed.begin(), allowed.end(), *d) == allowed.end()) return std::nullopt;
+  return d;
+}
+
+}  // namespace clawexec::exec

@@ -1,0 +1,75 @@
+#pragma once
+// A gateway command that needs a human (reference spec §7.1 steps 6-7, §7.5): what is asked
+// (command, cwd, why, the decisions offered) and what each answer does. The command is bound
+// to what the human saw: before it runs, its executables are resolved again and must still be
+// the same files (same real path; same content when the file is writable by us), otherwise the
+// run is denied instead of executed.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "json/json.h"
+#include "policy/modes.h"
+
+namespace clawexec::exec {
+
+struct ServiceConfig;
+struct GatewayContext;
+
+/// What the approved command turns into.
+struct ApprovalOutcome {
+  bool approved = false;
+  std::string command;  // what to run (approved)
+  std::string reason;   // why not (denied): user-denied, approval-timeout, ...
+};
+
+class GatewayApproval {
+ public:
+  GatewayApproval(std::shared_ptr<GatewayContext> context, std::string command, std::string cwd, std::string path_env);
+  ~GatewayApproval();
+
+  const std::string& id() const { return id_; }
+  std::string slug() const { return id_.substr(0, 8); }
+  const std::string& command() const { return command_; }
+  const std::string& cwd() const { return cwd_; }
+  const std::vector<policy::ApprovalDecision>& allowed_decisions() const { return allowed_; }
+  bool allow_always_offered() const;
+  const std::vector<std::string>& warnings() const;
+  /// Why a human is needed, one short phrase per reason.
+  std::vector<std::string> reasons() const;
+  std::string agent_id() const;
+
+  /// A human's answer. allow-always also stores the allowlist entries the reference derives
+  /// (§4.6). Checks the binding first.
+  ApprovalOutcome decide(policy::ApprovalDecision decision, const ServiceConfig& config);
+  /// Nobody answered (timeout, dismissed prompt, no approval route): the ask fallback (§7.5).
+  ApprovalOutcome no_answer(const ServiceConfig& config);
+
+ private:
+  ApprovalOutcome bound(std::string command) const;
+
+  std::shared_ptr<GatewayContext> context_;
+  std::string id_;
+  std::string command_;
+  std::string cwd_;
+  std::string path_env_;
+  std::vector<policy::ApprovalDecision> allowed_;
+  struct Binding {
+    std::string path;       // the resolved real path at request time
+    std::string sha256;     // its content hash when writable by us, else empty
+  };
+  std::vector<Binding> binding_;
+};
+
+/// The text and schema of the elicitation/create request for `approval`.
+std::string elicitation_message(const GatewayApproval& approval);
+json::Object elicitation_schema(const GatewayApproval& approval);
+
+/// Interprets an elicitation result: a decision, or nullopt for "no answer" (cancel, or an
+/// accept without a usable choice). `decline` is a denial.
+std::optional<policy::ApprovalDecision> elicitation_decision(const json::Object& result, const GatewayApproval& approval);
+
+}  // namespace clawexec::exec

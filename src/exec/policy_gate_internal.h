@@ -1,0 +1,43 @@
+#pragma once
+// Internals shared by the policy gate (policy_gate.cc) and the approval flow
+// (gateway_approval.cc): the evaluation context of one gateway decision and the helpers that
+// turn a decision into what exec does.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/service.h"
+#include "policy/decide.h"
+#include "policy/modes.h"
+#include "policy/safe_bins.h"
+
+namespace clawexec::exec {
+
+// Everything a gateway decision needs, owned in one place (the inputs point into it).
+struct GatewayContext {
+  policy::HostApprovalContext host;
+  bool strict = false;
+  std::vector<policy::AllowlistEntry> allowlist;
+  policy::SafeBinRuntimePolicy safe_bins;
+  policy::DecisionInputs inputs;
+  policy::Decision decision;  // filled by the gate once decided
+  std::string agent_id;
+};
+
+/// The effective policy and evaluation inputs of `command` (args: the call's arguments, for
+/// the per-call `ask`; may be null). Errors: the security-floor denial.
+Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args,
+                                                        const std::string& command, const std::string& workdir,
+                                                        const std::string& path_env);
+
+/// The reference's denial for a run that needs approval when nobody can approve it.
+std::string headless_denial(config::ExecSecurity s, config::ExecAsk a, config::ExecSecurity f,
+                            const std::string& transcript);
+
+/// Records the matched allowlist entries' use (to run off the io thread); empty when none.
+std::function<void()> record_use(const ServiceConfig& config, const policy::Decision& decision,
+                                 const std::vector<policy::AllowlistEntry>& allowlist, const std::string& command);
+
+}  // namespace clawexec::exec

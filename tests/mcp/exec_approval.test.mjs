@@ -1,0 +1,151 @@
+// Inline approval through MCP elicitation (approvals spec §7.1, §7.5, §4.6; exec spec §1.5 (f)):
+// a command that needs a human is put to the client's user with elicitation/create; accept runs
+// it (once, or always: the allowlist entry is stored and matches next time), decline and a
+// dismissed prompt are refused as the policy says, and an executable replaced between the
+// question and the answer is not run.
+import { describe, test, after } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, scratchDir } from "./lib/harness.mjs";
+
+const servers = [];
+const scratch = scratchDir();
+after(async () => {
+  for (const s of servers) await s.close();
+  scratch.cleanup();
+});
+
+/** A server under security=allowlist ask=on-miss whose user answers with `answer(params)`. */
+async function serverAnswering(answer, approvals = { version: 1, agents: {} }) {
+  const asked = [];
+  const s = await startServer({
+    config: { tools: { exec: { security: "allowlist", ask: "on-miss" } } },
+    elicit: async (params) => {
+      asked.push(params);
+      return answer(params);
+    },
+  });
+  writeFileSync(join(s.stateDir, "exec-approvals.json"), JSON.stringify(approvals));
+  servers.push(s);
+  return { s, asked };
+}
+
+const marker = (name) => join(scratch.dir, `${name}-${Math.random().toString(36).slice(2)}`);
+
+describe("elicitation", { concurrency: 4 }, () => {
+  test("accept allow-once runs the command and the call returns its result", async () => {
+    const { s, asked } = await serverAnswering(() => ({ action: "accept", content: { decision: "allow-once" } }));
+    const file = marker("once");
+    const r = await s.call("exec", { command: `touch ${file} && echo approved` });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.text, "approved");
+    assert.ok(existsSync(file));
+    assert.equal(asked.length, 1);
+    const q = asked[0];
+    assert.match(q.message, /Approve this command\?/);
+    assert.match(q.message, new RegExp(`touch ${file}`));
+    assert.match(q.message, /CWD: /);
+    assert.deepEqual(q.requestedSchema.properties.decision.enum, ["allow-once", "allow-always", "deny"]);
+    assert.deepEqual(q.requestedSchema.required, ["decision"]);
+  });
+
+  test("decline refuses with `Exec denied (gateway id=…, user-denied)` and runs nothing", async () => {
+    const { s } = await serverAnswering(() => ({ action: "decline" }));
+    const file = marker("declined");
+    const r = await s.call("exec", { command: `touch ${file}` });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Exec denied \(gateway id=[0-9a-f-]{36}, user-denied\): touch /);
+    assert.equal(r.details.status, "failed");
+    assert.equal(r.details.exitCode, null);
+    assert.equal(r.details.timedOut, false);
+    assert.equal(r.details.aggregated, r.text);
+    assert.equal(existsSync(file), false);
+  });
+
+  test("deny chosen in the form refuses like decline", async () => {
+    const { s } = await serverAnswering(() => ({ action: "accept", content: { decision: "deny" } }));
+    const r = await s.call("exec", { command: "echo never" });
+    assert.match(r.text, /user-denied\): echo never$/);
+  });
+
+  test("cancel is no answer: askFallback decides (deny by default -> approval-timeout)", async () => {
+    const { s } = await serverAnswering(() => ({ action: "cancel" }));
+    const r = await s.call("exec", { command: "echo never" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Exec denied \(gateway id=[0-9a-f-]{36}, approval-timeout\): echo never$/);
+    assert.equal(r.details.timedOut, true);
+  });
+
+  test("cancel with askFallback=full runs the command", async () => {
+    const { s } = await serverAnswering(() => ({ action: "cancel" }), { version: 1, defaults: { askFallback: "full" } });
+    // askFallback is clamped by security=allowlist: only what the allowlist covers may run.
+    const r = await s.call("exec", { command: "echo fallback" });
+    assert.match(r.text, /approval-timeout: allowlist-miss\): echo fallback$/);
+  });
+
+  test("allow-always stores the resolved path and the next call runs without asking", async () => {
+    const { s, asked } = await serverAnswering(() => ({ action: "accept", content: { decision: "allow-always" } }));
+    const first = await s.call("exec", { command: "date +%Y" });
+    assert.equal(first.isError, false, first.text);
+    const doc = JSON.parse(readFileSync(join(s.stateDir, "exec-approvals.json"), "utf8"));
+    const entries = doc.agents.main.allowlist;
+    assert.equal(entries.length, 1);
+    assert.match(entries[0].pattern, /\/date$/);
+    assert.equal(entries[0].source, "allow-always");
+    const second = await s.call("exec", { command: "date +%m" });
+    assert.equal(second.isError, false, second.text);
+    assert.equal(asked.length, 1, "the second call matched the stored entry");
+  });
+
+  test("allow-always is not offered for an inline-eval command", async () => {
+    const { s, asked } = await serverAnswering(() => ({ action: "accept", content: { decision: "allow-once" } }));
+    const r = await s.call("exec", { command: "python3 -c 'print(6*7)'" });
+    assert.equal(r.text, "42");
+    assert.deepEqual(asked[0].requestedSchema.properties.decision.enum, ["allow-once", "deny"]);
+  });
+
+  test("an answer the form did not offer is no answer", async () => {
+    const { s } = await serverAnswering(() => ({ action: "accept", content: { decision: "sure" } }));
+    const r = await s.call("exec", { command: "echo never" });
+    assert.match(r.text, /approval-timeout\): echo never$/);
+  });
+
+  test("an executable replaced while the question is open is not run", async () => {
+    const dir = join(scratch.dir, `bin-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(dir);
+    const tool = join(dir, "tool");
+    writeFileSync(tool, "#!/bin/sh\necho original\n");
+    chmodSync(tool, 0o755);
+    const { s } = await serverAnswering(() => {
+      // The user looks at the prompt; meanwhile someone swaps the program.
+      writeFileSync(join(dir, "evil"), "#!/bin/sh\necho swapped\n");
+      chmodSync(join(dir, "evil"), 0o755);
+      renameSync(join(dir, "evil"), tool);
+      return { action: "accept", content: { decision: "allow-once" } };
+    });
+    const r = await s.call("exec", { command: "./tool", workdir: dir });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /approval-binding-changed\): \.\/tool$/);
+  });
+
+  test("an allowlisted command does not ask", async () => {
+    const { s, asked } = await serverAnswering(() => ({ action: "decline" }), {
+      version: 1,
+      agents: { main: { allowlist: [{ pattern: "echo" }] } },
+    });
+    const r = await s.call("exec", { command: "echo fine" });
+    assert.equal(r.text, "fine");
+    assert.equal(asked.length, 0);
+  });
+});
+
+describe("clients without elicitation", () => {
+  test("keep the headless behaviour: askFallback decides at once", async () => {
+    const s = await startServer({ config: { tools: { exec: { security: "allowlist", ask: "on-miss" } } } });
+    servers.push(s);
+    const r = await s.call("exec", { command: "echo never" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^exec denied: Headless runs cannot wait for interactive exec approval\./);
+  });
+});
