@@ -39,6 +39,7 @@ const std::multimap<std::string, std::string>& owning_tests() {
       {"extractEnvAssignmentKeysFromDispatchWrappers", "src/policy/resolution_conformance_test.cc"},
       {"extractShellWrapperInlineCommand/extractShellWrapperCommand", "src/policy/resolution_conformance_test.cc"},
       {"getTrustedSafeBinDirs", "src/policy/safe_bins_conformance_test.cc"},
+      {"handleApproveCommand", "src/policy/approve_command_conformance_test.cc"},
       {"hasDurableExecApproval", "src/policy/modes_conformance_test.cc"},
       {"hasEnvManipulationBeforeShellWrapper", "src/policy/resolution_conformance_test.cc"},
       {"isDispatchWrapperExecutable/isShellWrapperExecutable", "src/policy/resolution_conformance_test.cc"},
@@ -108,7 +109,6 @@ const std::map<std::string, std::string>& inapplicable_fns() {
       {"createModelExecAutoReviewer(parse model text)", "auto review (spec section 8) is outside issue 3"},
       {"createModelExecAutoReviewer(pre-screen)", "auto review (spec section 8) is outside issue 3"},
       {"defaultExecAutoReviewer", "auto review (spec section 8) is outside issue 3"},
-      {"handleApproveCommand", "the /approve command belongs to the approval-flow issue 4"},
   };
   return table;
 }
