@@ -91,6 +91,11 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.agent_id = agent_id.empty() ? std::string("main") : agent_id;
   setup.service.approvals_paths = approvals::resolve_approvals_paths(paths);
   setup.service.approvals_cache = std::make_shared<approvals::ApprovalsCache>(setup.service.approvals_paths);
+  if (const char* t = std::getenv("CLAWEXEC_APPROVAL_TIMEOUT_MS"); t && *t) {
+    char* end = nullptr;
+    long long ms = std::strtoll(t, &end, 10);
+    if (end && *end == '\0' && ms > 0) setup.service.approval_timeout_ms = ms;
+  }
   // The reference logs these when it builds the safe-bin policy: unprofiled and interpreter
   // safe bins are never auto-allowed, which an operator should hear about once, at startup.
   policy::SafeBinLayer layer;

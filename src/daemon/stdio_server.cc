@@ -21,6 +21,8 @@
 #include <mutex>
 #include <thread>
 
+#include "approvals/operator_channel.h"
+#include "approvals/store.h"
 #include "daemon/setup.h"
 #include "mcp/server.h"
 #include "rpc/line_splitter.h"
@@ -133,6 +135,39 @@ void start_reader(std::shared_ptr<ReaderSink> sink) {
 
 }  // namespace
 
+// The operator channel (<state>/exec-approvals.sock): lists and resolves this server's pending
+// approvals, with every other clawexec server on the machine. Without it (the approvals
+// document cannot hold a token, say) approvals that need a human fall back to askFallback.
+namespace {
+
+std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_context& io, exec::ExecService& service) {
+  const exec::ServiceConfig& config = service.config();
+  approvals::ApprovalsStore store(config.approvals_paths);
+  Result<approvals::ResolvedApprovals> resolved =
+      store.resolve(config.agent_id, policy::ApprovalsOverrides{}, approvals::SocketRequirement::kRequired);
+  if (!resolved.ok() || resolved->token.empty()) {
+    std::fprintf(stderr, "clawexec serve: warning: no operator channel (%s); approvals fall back to askFallback\n",
+                 resolved.ok() ? "no socket token" : resolved.error().message.c_str());
+    return nullptr;
+  }
+  approvals::OperatorChannel::Provider provider;
+  provider.list = [&service] { return service.pending_approvals_json(); };
+  provider.resolve = [&service](std::string id, std::string decision, std::string resolved_by,
+                                std::function<void(Result<void>)> done) {
+    service.resolve_approval(id, decision, resolved_by, std::move(done));
+  };
+  auto channel = std::make_unique<approvals::OperatorChannel>(io, resolved->socket_path, resolved->token, provider);
+  approvals::OperatorChannel* raw = channel.get();
+  service.set_approval_events({[raw](const json::Object& a) { raw->publish_requested(a); },
+                               [raw](const std::string& id, const std::string& decision, const std::string& by) {
+                                 raw->publish_resolved(id, decision, by);
+                               }});
+  channel->start();
+  return channel;
+}
+
+}  // namespace
+
 int run_stdio_server(const ServeOptions& options) {
   prepare_process();
   std::optional<Setup> setup = load_setup_reporting(options.agent_id, "serve");
@@ -157,6 +192,8 @@ int run_stdio_server(const ServeOptions& options) {
   mcp::ServerOptions server_options;
   server_options.version = options.version;
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
+  std::unique_ptr<approvals::OperatorChannel> channel = start_operator_channel(io, service);
+  server_options.pending_approvals = channel != nullptr;
   mcp::Server server(service, [&](std::string line) { writer.push(std::move(line)); }, server_options);
   service.set_notifier([&](const std::string&, const std::string& session_id, const std::string& text) {
     server.send_exec_event(session_id, text);
@@ -173,6 +210,7 @@ int run_stdio_server(const ServeOptions& options) {
   sink->on_eof = [&] { shutdown(kEofForegroundGrace); };
   start_reader(sink);
   io.run();
+  if (channel) channel->stop();
   sink->detach();
   service.set_notifier(nullptr);
   writer.stop();

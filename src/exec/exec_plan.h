@@ -11,6 +11,7 @@
 namespace clawexec::exec {
 
 class GatewayApproval;
+class Run;
 
 /// Everything decided before spawning: where, what, in which directory and environment.
 struct ExecPlan {
@@ -23,6 +24,8 @@ struct ExecPlan {
   double timeout_seconds = 0;  // <= 0: none
   std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
   std::shared_ptr<GatewayApproval> approval;  // set: a human must decide before anything runs
+  /// Called with the run once it started (approval runs hook their follow-ups here).
+  std::function<void(const std::shared_ptr<Run>&)> on_started;
 };
 
 }  // namespace clawexec::exec

@@ -201,7 +201,7 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   plan.env = std::move(env).value();
   if (host == ExecHost::kGateway) {
     const std::string* path = env::find_var(plan.env, "PATH");
-    ApprovalRoute route = ctx.elicit ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
+    ApprovalRoute route = ctx.elicit || ctx.pending_approvals ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
     Result<GateOutcome> gate =
         gateway_policy_gate(config, args, plan.command, plan.workdir, path ? *path : std::string(), route);
     if (!gate.ok()) return ToolResult::thrown(gate.error().message);
@@ -279,8 +279,6 @@ Result<std::shared_ptr<Run>> start_with_fallback(ExecService& service, RunReques
   return service.start_run(std::move(request));
 }
 
-constexpr int64_t kApprovalTimeoutMs = 1800000;  // DEFAULT_EXEC_APPROVAL_TIMEOUT_MS
-
 // One exec call waiting for its approval.
 struct ApprovalWait {
   explicit ApprovalWait(boost::asio::io_context& io) : expiry(io) {}
@@ -291,18 +289,6 @@ struct ApprovalWait {
   bool finished = false;
 };
 
-// §1.5 (f): a denied approval is a failed result, not a thrown error.
-ToolResult denied_result(const GatewayApproval& approval, const std::string& reason) {
-  std::string text = "Exec denied (gateway id=" + approval.id() + ", " + reason + "): " + approval.command();
-  json::Object details{{"status", "failed"},
-                       {"exitCode", nullptr},
-                       {"durationMs", 0},
-                       {"aggregated", text},
-                       {"timedOut", reason.find("timeout") != std::string::npos},
-                       {"cwd", approval.cwd()}};
-  return ToolResult{text, std::move(details), true};
-}
-
 }  // namespace
 
 void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done) {
@@ -310,7 +296,8 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
   std::variant<ToolResult, ExecPlan> planned = plan_exec(config_, args, ctx);
   if (auto* early = std::get_if<ToolResult>(&planned)) return done(std::move(*early));
   ExecPlan& plan = std::get<ExecPlan>(planned);
-  if (plan.approval) return ask_then_launch(std::move(plan), std::move(ctx), std::move(done));
+  if (plan.approval && ctx.elicit) return ask_then_launch(std::move(plan), std::move(ctx), std::move(done));
+  if (plan.approval) return register_pending(std::move(plan), std::move(ctx), std::move(done));
   launch(std::move(plan), std::move(ctx), std::move(done));
 }
 
@@ -323,6 +310,7 @@ void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
   std::vector<std::string> warnings = std::move(plan.warnings);
   Result<std::shared_ptr<Run>> run = start_with_fallback(*this, run_request(config_, plan, ctx, shell), plan, warnings);
   if (!run.ok()) return done(ToolResult::thrown(run.error().message));
+  if (plan.on_started) plan.on_started(run.value());
   auto call = std::make_shared<ExecCall>(*this, run.value(), plan.yield_ms, std::move(warnings), std::move(ctx),
                                          std::move(done));
   call->begin();
@@ -342,11 +330,11 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
     state->expiry.cancel();
     if (state->ctx.cancel && state->ctx.cancel->cancelled()) return;
     ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
-    if (!outcome.approved) return state->done(denied_result(*approval, outcome.reason));
+    if (!outcome.approved) return state->done(denied_tool_result(*approval, outcome.reason));
     state->plan.command = std::move(outcome.command);
     launch(std::move(state->plan), std::move(state->ctx), std::move(state->done));
   };
-  state->expiry.expires_after(std::chrono::milliseconds(kApprovalTimeoutMs));
+  state->expiry.expires_after(std::chrono::milliseconds(config_.approval_timeout_ms));
   state->expiry.async_wait([finish](const boost::system::error_code& ec) {
     if (!ec) finish(std::nullopt);
   });

@@ -64,6 +64,10 @@ class GatewayApproval {
   std::vector<Binding> binding_;
 };
 
+/// §1.5 (f): a denied approval is a failed tool result (not a thrown error).
+struct ToolResult;
+ToolResult denied_tool_result(const GatewayApproval& approval, const std::string& reason);
+
 /// The text and schema of the elicitation/create request for `approval`.
 std::string elicitation_message(const GatewayApproval& approval);
 json::Object elicitation_schema(const GatewayApproval& approval);

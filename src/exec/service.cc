@@ -52,6 +52,7 @@ void ExecService::finish_shutdown_if_idle() {
 // Reference §1.11, for a backgrounded run that nobody has polled to its end.
 void ExecService::maybe_notify(const session::Session& s) {
   if (!notifier_ || !s.backgrounded || !config_.exec.notify_on_exit || s.terminal_poll_observed || !s.exit) return;
+  if (!s.approval_id.empty()) return;  // announced by the approval flow (approval_runs.cc)
   if (registry_.finished(s.id).get() != &s) return;  // removed by the agent: it asked for silence
   const session::ExitRecord& exit = *s.exit;
   std::string output = session::compact_notify_output(s.output.tail());

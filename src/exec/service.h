@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "approvals/cache.h"
+#include "approvals/pending.h"
 #include "approvals/paths.h"
 #include "config/exec_settings.h"
 #include "env/env_list.h"
@@ -73,6 +74,8 @@ struct CallContext {
   bool continuation_available = true;
   /// Set when the client declared the `elicitation` capability: approvals are asked inline.
   Elicit elicit;
+  /// Approvals may wait for an operator (the approval-pending result, operator channel).
+  bool pending_approvals = false;
 };
 
 /// tools.elevated (reference §4.3). Without a chat provider there is no allowFrom gate.
@@ -102,6 +105,9 @@ struct ServiceConfig {
   /// Resolutions of that document, reused while the file is unchanged (shared by copies of
   /// this config; unset: read the file on every call).
   std::shared_ptr<approvals::ApprovalsCache> approvals_cache;
+  /// How long an approval waits for an answer (DEFAULT_EXEC_APPROVAL_TIMEOUT_MS, 30 min;
+  /// CLAWEXEC_APPROVAL_TIMEOUT_MS overrides it).
+  int64_t approval_timeout_ms = 1800000;
 };
 
 struct ExecPlan;
@@ -138,6 +144,18 @@ class ExecService {
   /// Internal (exec_tool.cc): runs a decided plan; asks for approval first when it needs one.
   void launch(ExecPlan plan, CallContext ctx, ToolDone done);
   void ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done);
+  void register_pending(ExecPlan plan, CallContext ctx, ToolDone done);
+
+  /// Pending approvals (approval_runs.cc): what the operator channel lists and resolves.
+  std::vector<json::Object> pending_approvals_json() const;
+  void resolve_approval(const std::string& id, const std::string& decision, const std::string& resolved_by,
+                        std::function<void(Result<void>)> done);
+  /// Told about new and settled approvals (the operator channel publishes them).
+  struct ApprovalEvents {
+    std::function<void(const json::Object& approval)> requested;
+    std::function<void(const std::string& id, const std::string& decision, const std::string& resolved_by)> resolved;
+  };
+  void set_approval_events(ApprovalEvents events) { approval_events_ = std::move(events); }
 
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);
@@ -159,6 +177,11 @@ class ExecService {
   std::vector<std::function<void()>> shutdown_waiters_;
   bool shutting_down_ = false;
   boost::asio::thread_pool background_{1};
+  struct PendingRun;
+  std::map<std::string, std::shared_ptr<PendingRun>> pending_runs_;  // by approval id
+  approvals::PendingApprovals pending_;
+  ApprovalEvents approval_events_;
+  void settle_pending(const std::string& id, std::optional<policy::ApprovalDecision> decision);
 };
 
 }  // namespace clawexec::exec

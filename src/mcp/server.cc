@@ -176,6 +176,7 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   auto cancel = std::make_shared<exec::CancelSignal>();
   in_flight_[key] = cancel;
   exec::CallContext ctx{options_.scope_key, cancel};
+  ctx.pending_approvals = options_.pending_approvals;
   if (client_elicitation_) {
     std::weak_ptr<bool> alive = alive_;
     ctx.elicit = [this, alive](std::string message, json::Object schema, std::function<void(Result<json::Object>)> answer) {
@@ -223,7 +224,7 @@ void Server::send_exec_event(const std::string& session_id, const std::string& t
   params["level"] = kLevels[level];
   params["logger"] = "exec";
   params["data"] = text;
-  params["_meta"] = json::Object{{"sessionId", session_id}};
+  if (!session_id.empty()) params["_meta"] = json::Object{{"sessionId", session_id}};
   send_(rpc::make_notification("notifications/message", std::move(params)));
 }
 

@@ -23,6 +23,9 @@ struct ServerOptions {
   std::string version;
   /// Sessions started through this connection are visible only to it.
   std::string scope_key;
+  /// An operator channel serves pending approvals: clients without elicitation get the
+  /// approval-pending result instead of an immediate askFallback decision.
+  bool pending_approvals = false;
 };
 
 class Server {

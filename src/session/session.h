@@ -67,6 +67,9 @@ struct Session {
   std::optional<ExitRecord> exit;
   PollBackoff poll_backoff;
   bool terminal_poll_observed = false;
+  /// Set for a run started by an approval: its end is announced as "Exec finished (gateway
+  /// id=...)" by the approval flow instead of the generic completion notice.
+  std::string approval_id;
   /// Set while the run is live; cleared when it has exited.
   std::shared_ptr<SessionControl> control;
 

@@ -141,11 +141,11 @@ describe("elicitation", { concurrency: 4 }, () => {
 });
 
 describe("clients without elicitation", () => {
-  test("keep the headless behaviour: askFallback decides at once", async () => {
+  test("are not asked inline: they get the approval-pending result (approvals_pending.test.mjs)", async () => {
     const s = await startServer({ config: { tools: { exec: { security: "allowlist", ask: "on-miss" } } } });
     servers.push(s);
     const r = await s.call("exec", { command: "echo never" });
-    assert.equal(r.isError, true);
-    assert.match(r.text, /^exec denied: Headless runs cannot wait for interactive exec approval\./);
+    assert.equal(r.isError, false);
+    assert.equal(r.details.status, "approval-pending");
   });
 });

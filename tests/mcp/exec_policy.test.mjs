@@ -7,19 +7,46 @@ import assert from "node:assert/strict";
 import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { startServer, scratchDir, expectThrownExec, waitFor } from "./lib/harness.mjs";
+import { spawnSync } from "node:child_process";
+import { startServer, scratchDir, expectThrownExec, waitFor, serverEnv, CLAWEXEC } from "./lib/harness.mjs";
 
 const servers = [];
 after(async () => {
   for (const s of servers) await s.close();
 });
 
-/** A server with tools.exec = execConfig and the given approvals document. */
+/**
+ * A server with tools.exec = execConfig and the given approvals document. Approvals nobody
+ * answers expire after 300 ms, so the askFallback outcome arrives quickly as a notification.
+ */
 async function serverWith(execConfig, approvals) {
-  const s = await startServer({ config: { tools: { exec: execConfig } } });
+  const s = await startServer({
+    config: { tools: { exec: execConfig } },
+    approvals,
+    env: { CLAWEXEC_APPROVAL_TIMEOUT_MS: "300" },
+  });
   servers.push(s);
-  if (approvals) writeFileSync(join(s.stateDir, "exec-approvals.json"), JSON.stringify(approvals));
   return s;
+}
+
+/** The call waits for approval; nobody answers; askFallback refuses with `reason`. */
+async function expectFallbackDenied(s, args, reason) {
+  const marker = join(tmpdir(), `clawexec-ran-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const command = args.command ?? `touch ${marker}`;
+  const r = await s.call("exec", { ...args, command });
+  assert.equal(r.details?.status, "approval-pending", r.text);
+  const expected = `Exec denied (gateway id=${r.details.approvalId}, ${reason}): ${command}`;
+  await waitFor(() => s.notifications.some((n) => n.data === expected), 10000, expected);
+  assert.equal(existsSync(marker), false, "the command must not run");
+}
+
+/** The call waits for approval; nobody answers; askFallback runs it. */
+async function expectFallbackRuns(s, args, output) {
+  const r = await s.call("exec", args);
+  assert.equal(r.details?.status, "approval-pending", r.text);
+  const prefix = `Exec finished (gateway id=${r.details.approvalId}, `;
+  await waitFor(() => s.notifications.some((n) => n.data.startsWith(prefix)), 10000, prefix);
+  assert.match(s.notifications.find((n) => n.data.startsWith(prefix)).data, new RegExp(`code 0\\)\\n${output}$`));
 }
 
 const allowlistDoc = (entries, defaults = {}) => ({ version: 1, defaults, agents: { main: { allowlist: entries } } });
@@ -127,20 +154,19 @@ describe("effective policy", { concurrency: 4 }, () => {
     assert.equal(r.text, "still-runs");
   });
 
-  test("a per-call ask=always hardens the policy: with no approver, askFallback=deny refuses", async () => {
+  test("a per-call ask=always hardens the policy: unanswered, askFallback=deny refuses", async () => {
     const s = await serverWith({ security: "allowlist", ask: "off" }, allowlistDoc([{ pattern: "printf" }]));
-    await expectThrownExec(s, { command: "printf x", ask: "always" }, headless("allowlist", "always", "deny"));
+    await expectFallbackDenied(s, { command: "printf x", ask: "always" }, "approval-timeout");
   });
 
   test("askFallback=full lets a command that needs approval run (under security=full)", async () => {
     const s = await serverWith({ security: "full", ask: "always" }, allowlistDoc([], { askFallback: "full" }));
-    const r = await s.call("exec", { command: "echo fell-back" });
-    assert.equal(r.text, "fell-back");
+    await expectFallbackRuns(s, { command: "echo fell-back" }, "fell-back");
   });
 
   test("askFallback is clamped by security: full under security=allowlist acts as allowlist", async () => {
     const s = await serverWith({ security: "allowlist", ask: "on-miss" }, allowlistDoc([], { askFallback: "full" }));
-    await expectThrownExec(s, {}, headless("allowlist", "on-miss", "allowlist"));
+    await expectFallbackDenied(s, {}, "approval-timeout: allowlist-miss");
   });
 
   test("askFallback=allowlist runs only what the allowlist covers", async () => {
@@ -148,9 +174,20 @@ describe("effective policy", { concurrency: 4 }, () => {
       { security: "allowlist", ask: "on-miss" },
       allowlistDoc([{ pattern: "printf" }], { askFallback: "allowlist" }),
     );
-    const ok = await s.call("exec", { command: "printf ok", ask: "always" });
-    assert.equal(ok.text, "ok");
-    await expectThrownExec(s, {}, headless("allowlist", "on-miss", "allowlist"));
+    await expectFallbackRuns(s, { command: "printf ok", ask: "always" }, "ok");
+    await expectFallbackDenied(s, {}, "approval-timeout: allowlist-miss");
+  });
+
+  test("the one-shot CLI has no approval route: askFallback decides at once (headless text)", () => {
+    const state = scratchDir("clawexec-state-");
+    try {
+      writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify({ tools: { exec: { security: "allowlist", ask: "on-miss" } } }));
+      const r = spawnSync(CLAWEXEC, ["exec", "--", "echo never"], { env: serverEnv(state.dir), encoding: "utf8", timeout: 20000 });
+      assert.equal(r.status, 1);
+      assert.equal(r.stdout + r.stderr, "clawexec exec: " + headless("allowlist", "on-miss", "deny") + "\n");
+    } finally {
+      state.cleanup();
+    }
   });
 
   test("mode=ask with an allowlist hit runs without asking", async () => {
@@ -165,11 +202,7 @@ describe("strictInlineEval", { concurrency: 4 }, () => {
     const s = await serverWith({ security: "full", ask: "off", strictInlineEval: true });
     const marker = join(tmpdir(), `clawexec-inline-${process.pid}`);
     rmSync(marker, { force: true });
-    await expectThrownExec(
-      s,
-      { command: `python3 -c "open('${marker}','w')"` },
-      headless("full", "off", "deny"),
-    );
+    await expectFallbackDenied(s, { command: `python3 -c "open('${marker}','w')"` }, "approval-timeout");
     assert.equal(existsSync(marker), false);
   });
 
@@ -178,9 +211,7 @@ describe("strictInlineEval", { concurrency: 4 }, () => {
       { security: "full", ask: "off", strictInlineEval: true },
       { version: 1, defaults: { askFallback: "full" } },
     );
-    const r = await s.call("exec", { command: "python3 -c 'print(1)'" });
-    assert.equal(r.isError, true);
-    assert.match(r.text, /^exec denied: Headless runs cannot wait/);
+    await expectFallbackDenied(s, { command: "python3 -c 'print(1)'" }, "approval-timeout");
   });
 
   test("without strictInlineEval the same command runs", async () => {

@@ -36,6 +36,10 @@ export async function startServer(options = {}) {
     const text = typeof options.config === "string" ? options.config : JSON.stringify(options.config);
     writeFileSync(join(state.dir, "openclaw.json"), text);
   }
+  if (options.approvals !== undefined) {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(state.dir, "exec-approvals.json"), JSON.stringify(options.approvals));
+  }
   const transport = new StdioClientTransport({
     command: CLAWEXEC,
     args: ["serve", ...(options.args ?? [])],

@@ -1,0 +1,178 @@
+// Approvals that wait for an operator (reference spec §7.1 step 7, §7.3, §7.5, §7.6).
+//
+// Problem: a client that cannot be asked inline must get an answer at once, and the command
+// must still run - later, in the background - when an operator approves it from the operator
+// channel (or the ask fallback decides at expiry), with the outcome told to the client.
+//
+// Approach: the exec call returns the approval-pending result immediately and the approval is
+// kept in the registry with its plan. A decision (operator, or expiry -> askFallback) runs the
+// plan in the background as a normal session of the caller (so `process` reaches it) and sends
+// "Exec running" after approvalRunningNoticeMs, then "Exec finished (gateway id=...)", or
+// "Exec denied (gateway id=..., reason)" - as MCP notifications.
+
+#include <unistd.h>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include "base/time.h"
+#include "exec/exec_plan.h"
+#include "exec/gateway_approval.h"
+#include "exec/run.h"
+#include "exec/service.h"
+#include "policy/approval_text.h"
+#include "session/format.h"
+
+namespace clawexec::exec {
+
+struct ExecService::PendingRun {
+  explicit PendingRun(boost::asio::io_context& io) : expiry(io) {}
+  std::shared_ptr<GatewayApproval> approval;
+  ExecPlan plan;
+  CallContext ctx;
+  boost::asio::steady_timer expiry;
+};
+
+ToolResult denied_tool_result(const GatewayApproval& approval, const std::string& reason) {
+  policy::ApprovalToolResult r = policy::exec_denied_result(approval.id(), reason, approval.command(), approval.cwd());
+  return ToolResult{std::move(r.text), std::move(r.details), true};
+}
+
+namespace {
+
+json::Array decision_names(const std::vector<policy::ApprovalDecision>& decisions) {
+  json::Array out;
+  for (policy::ApprovalDecision d : decisions) out.emplace_back(policy::to_string(d));
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+}  // namespace
+
+void ExecService::register_pending(ExecPlan plan, CallContext ctx, ToolDone done) {
+  std::shared_ptr<GatewayApproval> approval = plan.approval;
+  int64_t now = epoch_ms();
+  json::Object request{{"command", approval->command()},
+                       {"cwd", approval->cwd()},
+                       {"host", "gateway"},
+                       {"agentId", approval->agent_id()},
+                       {"warningText", joined(approval->warnings())},
+                       {"reasons", decision_names({})}};
+  json::Array reasons;
+  for (const std::string& r : approval->reasons()) reasons.emplace_back(r);
+  request["reasons"] = std::move(reasons);
+  approvals::NewApproval entry{approval->id(), request, approval->allowed_decisions(), now,
+                               now + config_.approval_timeout_ms, std::to_string(::getpid())};
+  Result<approvals::PendingApproval> added = pending_.add(std::move(entry));
+  if (!added.ok()) return done(ToolResult::thrown("exec approval request failed: " + added.error().message));
+
+  auto run = std::make_shared<PendingRun>(io_);
+  run->approval = approval;
+  run->plan = std::move(plan);
+  run->plan.approval.reset();
+  run->plan.yield_ms = 0;  // once approved it runs in the background
+  run->ctx = ctx;
+  run->ctx.cancel.reset();  // the call that asked has returned; the run is not tied to it
+  pending_runs_[approval->id()] = run;
+  std::string id = approval->id();
+  run->expiry.expires_after(std::chrono::milliseconds(config_.approval_timeout_ms));
+  run->expiry.async_wait([this, id](const boost::system::error_code& ec) {
+    if (!ec) settle_pending(id, std::nullopt);
+  });
+
+  policy::ApprovalPendingInputs in;
+  in.warnings = approval->warnings();
+  in.approval_id = approval->id();
+  in.approval_slug = approval->slug();
+  in.expires_at_ms = added->expires_at_ms;
+  in.allowed_decisions = approval->allowed_decisions();
+  in.command = approval->command();
+  in.cwd = approval->cwd();
+  in.continuation = ctx.continuation_available ? policy::ProcessContinuation::kAvailable
+                                               : policy::ProcessContinuation::kUnavailable;
+  policy::ApprovalToolResult pending = policy::approval_pending_result(in);
+  if (approval_events_.requested) {
+    for (const json::Object& a : pending_approvals_json()) {
+      if (a.at("id").as_string() == approval->id()) approval_events_.requested(a);
+    }
+  }
+  done(ToolResult{std::move(pending.text), std::move(pending.details), false});
+}
+
+std::vector<json::Object> ExecService::pending_approvals_json() const {
+  std::vector<json::Object> out;
+  for (const approvals::PendingApproval& p : pending_.list(epoch_ms())) {
+    json::Object o{{"id", p.id},
+                   {"slug", p.slug},
+                   {"allowedDecisions", decision_names(p.allowed_decisions)},
+                   {"createdAtMs", p.created_at_ms},
+                   {"expiresAtMs", p.expires_at_ms},
+                   {"pid", static_cast<int64_t>(::getpid())}};
+    for (const auto& kv : p.request) o[kv.key()] = kv.value();
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+void ExecService::resolve_approval(const std::string& id, const std::string& decision, const std::string& resolved_by,
+                                   std::function<void(Result<void>)> done) {
+  std::optional<policy::ApprovalDecision> d = policy::approval_decision_from_string(decision);
+  if (!d) return done(Error::invalid("invalid decision"));
+  Result<approvals::PendingApproval> resolved = pending_.resolve(id, *d, epoch_ms());
+  if (!resolved.ok()) return done(resolved.error());
+  if (approval_events_.resolved) approval_events_.resolved(resolved->id, decision, resolved_by);
+  settle_pending(resolved->id, d);
+  done(Result<void>{});
+}
+
+void ExecService::settle_pending(const std::string& id, std::optional<policy::ApprovalDecision> decision) {
+  auto it = pending_runs_.find(id);
+  if (it == pending_runs_.end()) return;
+  std::shared_ptr<PendingRun> run = it->second;
+  pending_runs_.erase(it);
+  run->expiry.cancel();
+  if (!decision) {
+    pending_.expire(epoch_ms());
+    if (approval_events_.resolved) approval_events_.resolved(id, "", "timeout");
+  }
+  pending_.purge(epoch_ms());
+  std::shared_ptr<GatewayApproval> approval = run->approval;
+  ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
+  std::string scope = run->ctx.scope_key;
+  if (!outcome.approved) {
+    if (notifier_) notifier_(scope, "", policy::exec_denied_text(approval->id(), outcome.reason, approval->command()));
+    return;
+  }
+  run->plan.command = std::move(outcome.command);
+  int64_t notice_ms = config_.exec.approval_running_notice_ms;
+  run->plan.on_started = [this, approval, scope, notice_ms](const std::shared_ptr<Run>& started) {
+    std::shared_ptr<session::Session> session = started->session();
+    session->approval_id = approval->id();
+    std::string sid = session->id;
+    started->on_exited([this, approval, scope, session](const ExecOutcome& ended) {
+      if (!notifier_ || !config_.exec.notify_on_exit) return;
+      std::optional<int> code = ended.exit_code;
+      notifier_(scope, session->id,
+                policy::exec_finished_text(approval->id(), session->id,
+                                           ended.timed_out ? policy::RunTimedOut::kYes : policy::RunTimedOut::kNo,
+                                           code, session->output.tail()));
+    });
+    if (notice_ms <= 0) return;
+    auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(notice_ms));
+    std::weak_ptr<Run> weak = started;
+    timer->async_wait([this, timer, weak, approval, scope, sid, notice_ms](const boost::system::error_code& ec) {
+      std::shared_ptr<Run> live = weak.lock();
+      if (ec || !live || live->session()->exited || !notifier_) return;
+      notifier_(scope, sid,
+                policy::exec_running_text(approval->id(), sid, policy::approval_running_notice_seconds(notice_ms),
+                                          approval->command()));
+    });
+  };
+  launch(std::move(run->plan), std::move(run->ctx), [](ToolResult) {});
+}
+
+}  // namespace clawexec::exec
