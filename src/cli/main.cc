@@ -1,5 +1,5 @@
 // clawexec command line: thin dispatch to the daemon's entry points.
-//   clawexec serve [--agent ID]                  MCP server on stdio
+//   clawexec serve [--agent ID] [--host H] [--node N] [--security S] [--ask A]   MCP server on stdio
 //   clawexec exec [--json] [--workdir D] [--timeout S] [--pty] [--agent ID] -- <command...>
 //   clawexec policy explain [--json] [--agent ID] [--cwd D] -- <command...>
 // Exit codes: 0 ok, 1 failure of the thing asked, 2 usage error; `exec` returns the command's.
@@ -57,6 +57,12 @@ int main(int argc, char** argv) {
   serve.version = CLAWEXEC_VERSION;
   CLI::App* serve_cmd = app.add_subcommand("serve", "Run the MCP server on stdin/stdout");
   serve_cmd->add_option("--agent", serve.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
+  std::string serve_host, serve_node, serve_security, serve_ask;
+  CLI::Option* serve_host_opt = serve_cmd->add_option("--host", serve_host, "Default exec host for this client (auto|sandbox|gateway|node)");
+  CLI::Option* serve_node_opt = serve_cmd->add_option("--node", serve_node, "Default node for host=node");
+  CLI::Option* serve_security_opt =
+      serve_cmd->add_option("--security", serve_security, "Tighten exec security for this client (deny|allowlist|full)");
+  CLI::Option* serve_ask_opt = serve_cmd->add_option("--ask", serve_ask, "Tighten exec ask for this client (off|on-miss|always)");
 
   clawexec::daemon::ExecOnceOptions once;
   std::vector<std::string> words;
@@ -91,7 +97,13 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (operator_exit >= 0) return operator_exit;
-  if (*serve_cmd) return clawexec::daemon::run_stdio_server(serve);
+  if (*serve_cmd) {
+    if (*serve_host_opt) serve.host = serve_host;
+    if (*serve_node_opt) serve.node = serve_node;
+    if (*serve_security_opt) serve.security = serve_security;
+    if (*serve_ask_opt) serve.ask = serve_ask;
+    return clawexec::daemon::run_stdio_server(serve);
+  }
   if (*explain_cmd) {
     explain.command = shell_join(explain_words);
     if (*explain_cwd_opt) explain.cwd = explain_cwd;

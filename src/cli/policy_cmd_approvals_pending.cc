@@ -156,6 +156,19 @@ int run_resolve(const std::string& id, const std::string& decision, bool as_json
   return ok ? 0 : 1;
 }
 
+// `/approve <id> <decision>` or `/exec ...` as text, the way a chat operator would type it.
+int run_say(const std::vector<std::string>& words) {
+  const char* command = "approvals say";
+  std::string text;
+  for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
+  auto client = connect_to_hub();
+  if (!client.ok()) return report(command, client.error());
+  auto reply = (*client)->command(text);
+  if (!reply.ok()) return report(command, reply.error());
+  std::cout << *reply << "\n";
+  return reply->rfind("\u274c", 0) == 0 ? 1 : 0;  // replies that start with ❌ are failures
+}
+
 // ---- watch ----
 
 termios g_saved_termios{};
@@ -370,6 +383,11 @@ void add_approval_queue_commands(CLI::App& approvals_cmd, int& exit_code) {
   resolve->callback([&exit_code, args, resolve_json] {
     exit_code = run_resolve(args->first, args->second, *resolve_json);
   });
+
+  auto* say = approvals_cmd.add_subcommand("say", "Send /approve or /exec text to the operator channel");
+  auto words = std::make_shared<std::vector<std::string>>();
+  say->add_option("text", *words, "The text, e.g. /approve ab12cd34 allow-once")->required();
+  say->callback([&exit_code, words] { exit_code = run_say(*words); });
 
   auto* watch = approvals_cmd.add_subcommand("watch", "Show approval requests as they come and answer them");
   auto watch_json = std::make_shared<bool>(false);

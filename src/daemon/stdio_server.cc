@@ -23,7 +23,9 @@
 
 #include "approvals/operator_channel.h"
 #include "approvals/store.h"
+#include "base/utf.h"
 #include "daemon/setup.h"
+#include "policy/modes.h"
 #include "mcp/server.h"
 #include "rpc/line_splitter.h"
 #include "sys/sys.h"
@@ -140,6 +142,30 @@ void start_reader(std::shared_ptr<ReaderSink> sink) {
 // document cannot hold a token, say) approvals that need a human fall back to askFallback.
 namespace {
 
+// serve --host/--node/--security/--ask: the client's defaults, validated like /exec values.
+Result<void> apply_session_defaults(const ServeOptions& o, exec::ServiceConfig& config) {
+  if (o.host) {
+    std::optional<config::ExecHost> host = policy::normalize_exec_target(*o.host);
+    if (!host) return Error::invalid("--host " + *o.host + ": expected auto, sandbox, gateway or node");
+    config.exec.host = *host;
+  }
+  if (o.node) {
+    if (js_trim(*o.node).empty()) return Error::invalid("--node requires a value");
+    config.exec.node = std::string(js_trim(*o.node));
+  }
+  if (o.security) {
+    std::optional<config::ExecSecurity> security = policy::normalize_exec_security(*o.security);
+    if (!security) return Error::invalid("--security " + *o.security + ": expected deny, allowlist or full");
+    config.session_security = *security;
+  }
+  if (o.ask) {
+    std::optional<config::ExecAsk> ask = policy::normalize_exec_ask(*o.ask);
+    if (!ask) return Error::invalid("--ask " + *o.ask + ": expected off, on-miss or always");
+    config.session_ask = *ask;
+  }
+  return {};
+}
+
 std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_context& io, exec::ExecService& service) {
   const exec::ServiceConfig& config = service.config();
   approvals::ApprovalsStore store(config.approvals_paths);
@@ -152,6 +178,7 @@ std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_cont
   }
   approvals::OperatorChannel::Provider provider;
   provider.list = [&service] { return service.pending_approvals_json(); };
+  provider.command = [&service](const std::string& text) { return service.exec_directive(text); };
   provider.resolve = [&service](std::string id, std::string decision, std::string resolved_by,
                                 std::function<void(Result<void>)> done) {
     service.resolve_approval(id, decision, resolved_by, std::move(done));
@@ -173,6 +200,10 @@ int run_stdio_server(const ServeOptions& options) {
   std::optional<Setup> setup = load_setup_reporting(options.agent_id, "serve");
   if (!setup) return 1;
 
+  if (Result<void> applied = apply_session_defaults(options, setup->service); !applied.ok()) {
+    std::fprintf(stderr, "clawexec serve: %s\n", applied.error().message.c_str());
+    return 2;
+  }
   asio::io_context io;
   exec::ExecService service(io, std::move(setup->service));
   bool shutting_down = false;

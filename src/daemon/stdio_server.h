@@ -1,6 +1,7 @@
 #pragma once
 // `clawexec serve`: the MCP server on stdin/stdout.
 
+#include <optional>
 #include <string>
 
 namespace clawexec::daemon {
@@ -8,6 +9,9 @@ namespace clawexec::daemon {
 struct ServeOptions {
   std::string agent_id = "main";
   std::string version;
+  /// The client's session defaults (exec spec §5), set by whoever starts the server: host and
+  /// node replace the configured ones; security and ask can only tighten the configuration.
+  std::optional<std::string> host, node, security, ask;
 };
 
 /// Runs until stdin reaches EOF or a terminating signal arrives; then stops every command and

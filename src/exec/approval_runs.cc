@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <boost/asio/steady_timer.hpp>
 
 #include "base/time.h"
@@ -19,7 +21,9 @@
 #include "exec/gateway_approval.h"
 #include "exec/run.h"
 #include "exec/service.h"
+#include "exec/policy_gate.h"
 #include "policy/approval_text.h"
+#include "policy/exec_directive.h"
 #include "session/format.h"
 
 namespace clawexec::exec {
@@ -60,11 +64,14 @@ void ExecService::register_pending(ExecPlan plan, CallContext ctx, ToolDone done
                        {"cwd", approval->cwd()},
                        {"host", "gateway"},
                        {"agentId", approval->agent_id()},
-                       {"warningText", joined(approval->warnings())},
-                       {"reasons", decision_names({})}};
+                       {"warningText", joined(approval->warnings())}};
   json::Array reasons;
   for (const std::string& r : approval->reasons()) reasons.emplace_back(r);
   request["reasons"] = std::move(reasons);
+  std::vector<std::string> env_keys;  // the keys the call set, never their values
+  for (const auto& [key, value] : plan.env_overrides) env_keys.push_back(key);
+  std::sort(env_keys.begin(), env_keys.end());
+  for (auto& kv : approval->request_fields(env_keys, config_.exec.command_highlighting)) request[kv.key()] = kv.value();
   approvals::NewApproval entry{approval->id(), request, approval->allowed_decisions(), now,
                                now + config_.approval_timeout_ms, std::to_string(::getpid())};
   Result<approvals::PendingApproval> added = pending_.add(std::move(entry));
@@ -173,6 +180,27 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
     });
   };
   launch(std::move(run->plan), std::move(run->ctx), [](ToolResult) {});
+}
+
+std::optional<std::string> ExecService::exec_directive(const std::string& text) {
+  policy::ExecDirective d = policy::extract_exec_directive(text);
+  if (!d.has_directive) return std::nullopt;
+  policy::ExecDefaultsView view;
+  view.host = config_.exec.host;
+  view.effective_host = config_.exec.host == ExecHost::kAuto ? ExecHost::kGateway : config_.exec.host;
+  view.node = config_.exec.node;
+  Result<policy::ExecCallPolicy> current = effective_call_policy(config_, view.effective_host);
+  view.security = current.ok() ? current->security : config::ExecSecurity::kDeny;
+  view.ask = current.ok() ? current->ask : config::ExecAsk::kOff;
+  std::optional<std::string> reply = policy::exec_directive_reply(d, view, policy::ExecPersistence::kAllowed);
+  bool valid = !d.invalid_host && !d.invalid_security && !d.invalid_ask && !d.invalid_node;
+  if (valid && d.has_options) {
+    if (d.host) config_.exec.host = *d.host;
+    if (d.node) config_.exec.node = *d.node;
+    if (d.security) next_run_security_ = *d.security;
+    if (d.ask) next_run_ask_ = *d.ask;
+  }
+  return reply.value_or("OK.");
 }
 
 }  // namespace clawexec::exec

@@ -24,6 +24,7 @@ struct ExecPlan {
   double timeout_seconds = 0;  // <= 0: none
   std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
   std::shared_ptr<GatewayApproval> approval;  // set: a human must decide before anything runs
+  env::EnvList env_overrides;  // the call's `env` (approval requests list the keys only)
   /// Called with the run once it started (approval runs hook their follow-ups here).
   std::function<void(const std::shared_ptr<Run>&)> on_started;
 };

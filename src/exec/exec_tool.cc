@@ -196,7 +196,8 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
       return ToolResult::thrown(guard.error().message);
     }
   }
-  Result<env::EnvList> env = env::build_host_exec_env(config.inherited_env, overrides_of(args));
+  plan.env_overrides = overrides_of(args);
+  Result<env::EnvList> env = env::build_host_exec_env(config.inherited_env, plan.env_overrides);
   if (!env.ok()) return ToolResult::thrown(env.error().message);
   plan.env = std::move(env).value();
   if (host == ExecHost::kGateway) {
@@ -293,7 +294,19 @@ struct ApprovalWait {
 
 void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done) {
   if (ctx.cancel && ctx.cancel->cancelled()) return done(ToolResult::thrown("Tool execution was aborted"));
-  std::variant<ToolResult, ExecPlan> planned = plan_exec(config_, args, ctx);
+  // An operator's /exec policy applies to this run only, and only tightens.
+  std::optional<ServiceConfig> once;
+  if (next_run_security_ || next_run_ask_) {
+    once = config_;
+    if (next_run_security_) {
+      once->session_security =
+          once->session_security ? std::min(*once->session_security, *next_run_security_) : *next_run_security_;
+    }
+    if (next_run_ask_) once->session_ask = once->session_ask ? std::max(*once->session_ask, *next_run_ask_) : *next_run_ask_;
+    next_run_security_.reset();
+    next_run_ask_.reset();
+  }
+  std::variant<ToolResult, ExecPlan> planned = plan_exec(once ? *once : config_, args, ctx);
   if (auto* early = std::get_if<ToolResult>(&planned)) return done(std::move(*early));
   ExecPlan& plan = std::get<ExecPlan>(planned);
   if (plan.approval && ctx.elicit) return ask_then_launch(std::move(plan), std::move(ctx), std::move(done));

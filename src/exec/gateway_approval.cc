@@ -21,6 +21,8 @@
 #include "base/utf.h"
 #include "exec/policy_gate_internal.h"
 #include "exec/service.h"
+#include "policy/analysis_summary.h"
+#include "policy/highlight.h"
 #include "policy/sha256.h"
 #include "sys/sys.h"
 
@@ -118,6 +120,35 @@ ApprovalOutcome GatewayApproval::no_answer(const ServiceConfig&) {
 }
 
 std::string GatewayApproval::agent_id() const { return context_->agent_id; }
+
+json::Object GatewayApproval::request_fields(const std::vector<std::string>& env_keys, bool highlighting) const {
+  const policy::Decision& d = context_->decision;
+  json::Object out{{"security", config::to_string(context_->host.host_security)},
+                   {"ask", config::to_string(context_->host.host_ask)}};
+  std::vector<std::string> paths = resolved_paths(d.evaluation);
+  if (!paths.empty()) out["resolvedPath"] = paths.front();
+  if (std::optional<policy::CommandAnalysisSummary> summary =
+          policy::resolve_command_analysis_summary(policy::SummaryHost::kGateway, command_, {})) {
+    json::Array kinds, lines;
+    for (const std::string& k : summary->risk_kinds) kinds.emplace_back(k);
+    for (const std::string& l : summary->warning_lines) lines.emplace_back(l);
+    out["commandAnalysis"] = json::Object{{"commandCount", summary->command_count},
+                                          {"nestedCommandCount", summary->nested_command_count},
+                                          {"riskKinds", std::move(kinds)},
+                                          {"warningLines", std::move(lines)}};
+  }
+  json::Array keys;
+  for (const std::string& k : env_keys) keys.emplace_back(k);
+  out["envKeys"] = std::move(keys);
+  if (highlighting) {
+    json::Array spans;
+    for (const policy::HighlightSpan& h : policy::command_highlight_spans(d.evaluation.plan.explanation)) {
+      spans.push_back(json::Object{{"startIndex", h.start_index}, {"endIndex", h.end_index}});
+    }
+    if (!spans.empty()) out["commandSpans"] = std::move(spans);
+  }
+  return out;
+}
 
 std::string elicitation_message(const GatewayApproval& a) {
   std::string text = "Approve this command?\n\n" + a.command() + "\n\nCWD: " + a.cwd() + "\nHost: gateway";

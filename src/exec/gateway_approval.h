@@ -41,6 +41,10 @@ class GatewayApproval {
   /// Why a human is needed, one short phrase per reason.
   std::vector<std::string> reasons() const;
   std::string agent_id() const;
+  /// The stored request's analysis fields (§7.2): security, ask, resolvedPath,
+  /// commandAnalysis {commandCount, nestedCommandCount, riskKinds, warningLines}, envKeys and,
+  /// with commandHighlighting, commandSpans.
+  json::Object request_fields(const std::vector<std::string>& env_keys, bool highlighting) const;
 
   /// A human's answer. allow-always also stores the allowlist entries the reference derives
   /// (§4.6). Checks the binding first.

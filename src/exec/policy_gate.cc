@@ -54,6 +54,15 @@ policy::ExecCallPolicyInputs call_inputs(const ServiceConfig& config, ExecHost h
   in.mode = s.mode;
   in.security = s.security;
   in.ask = s.ask;
+  // Session overrides (serve flags, an operator's /exec) can only tighten the configured pair.
+  if (config.session_security || config.session_ask) {
+    policy::ResolvedModePolicy p = policy::resolve_exec_mode_policy(
+        s.mode, s.security.value_or(host == ExecHost::kSandbox ? ExecSecurity::kDeny : ExecSecurity::kFull),
+        s.ask.value_or(ExecAsk::kOff));
+    in.mode.reset();
+    in.security = config.session_security ? policy::min_security(p.security, *config.session_security) : p.security;
+    in.ask = config.session_ask ? policy::max_ask(p.ask, *config.session_ask) : p.ask;
+  }
   if (host != ExecHost::kSandbox) {
     in.approvals = file_policy(config, ExecSecurity::kFull, ExecAsk::kOff, nullptr);
   }
@@ -164,6 +173,10 @@ Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& con
   in.evaluation.trusted_dirs = &g->safe_bins.trusted_dirs;
   in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &approvals::system_fs_view()};
   return g;
+}
+
+Result<policy::ExecCallPolicy> effective_call_policy(const ServiceConfig& config, ExecHost host) {
+  return policy::resolve_exec_call_policy(call_inputs(config, host, nullptr));
 }
 
 Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {

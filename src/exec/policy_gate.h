@@ -15,10 +15,15 @@
 #include <boost/json/object.hpp>
 
 #include "json/json.h"
+#include "policy/modes.h"
 
 namespace clawexec::exec {
 
 struct ServiceConfig;
+
+/// The policy a call on `host` would get (without per-call arguments): what a bare `/exec`
+/// reports. Errors: the security-floor denial.
+Result<policy::ExecCallPolicy> effective_call_policy(const ServiceConfig& config, ExecHost host);
 
 /// §2.4 steps 2–4: refuses ("exec denied: host=<h> security=deny") before anything else runs.
 Result<void> check_security_floor(const ServiceConfig& config, ExecHost host);

@@ -108,6 +108,10 @@ struct ServiceConfig {
   /// How long an approval waits for an answer (DEFAULT_EXEC_APPROVAL_TIMEOUT_MS, 30 min;
   /// CLAWEXEC_APPROVAL_TIMEOUT_MS overrides it).
   int64_t approval_timeout_ms = 1800000;
+  /// Session overrides of the serving client (serve --security/--ask, an operator's /exec):
+  /// they can only tighten what the configuration says.
+  std::optional<config::ExecSecurity> session_security;
+  std::optional<config::ExecAsk> session_ask;
 };
 
 struct ExecPlan;
@@ -157,6 +161,11 @@ class ExecService {
   };
   void set_approval_events(ApprovalEvents events) { approval_events_ = std::move(events); }
 
+  /// An operator's `/exec` directive (exec spec §5): host and node persist for this server's
+  /// client, security and ask apply to its next run only; a bare `/exec` reports the defaults.
+  /// Returns the reply, or nullopt when the text holds no directive.
+  std::optional<std::string> exec_directive(const std::string& text);
+
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);
 
@@ -181,6 +190,8 @@ class ExecService {
   std::map<std::string, std::shared_ptr<PendingRun>> pending_runs_;  // by approval id
   approvals::PendingApprovals pending_;
   ApprovalEvents approval_events_;
+  std::optional<config::ExecSecurity> next_run_security_;  // from /exec, for one run
+  std::optional<config::ExecAsk> next_run_ask_;
   void settle_pending(const std::string& id, std::optional<policy::ApprovalDecision> decision);
 };
 

@@ -64,7 +64,7 @@ describe("pending approvals", { concurrency: 3 }, () => {
   test("an operator lists it and approves it by slug; the command runs and the client is told", async () => {
     const s = await pendingServer();
     const file = join(scratch.dir, "approved-by-operator");
-    const r = await s.call("exec", { command: `touch ${file} && echo done-by-approval` });
+    const r = await s.call("exec", { command: `touch ${file} && echo done-by-approval`, env: { APPROVAL_TEST_SECRET: "value" } });
     const { approvalId, approvalSlug } = r.details;
     const list = operator(s, ["pending", "--json"]);
     assert.equal(list.code, 0, list.stderr);
@@ -72,6 +72,13 @@ describe("pending approvals", { concurrency: 3 }, () => {
     const mine = (Array.isArray(pending) ? pending : pending.approvals).find((a) => a.id === approvalId);
     assert.ok(mine, list.stdout);
     assert.equal(mine.command, `touch ${file} && echo done-by-approval`);
+    assert.equal(mine.security, "allowlist");
+    assert.equal(mine.ask, "on-miss");
+    assert.match(mine.resolvedPath, /\/touch$/);
+    assert.equal(mine.commandAnalysis.commandCount, 2);
+    assert.deepEqual(mine.envKeys, ["APPROVAL_TEST_SECRET"], "keys only, never values");
+    assert.equal(JSON.stringify(mine).includes("value"), false);
+    assert.deepEqual(mine.allowedDecisions, ["allow-once", "allow-always", "deny"]);
     const resolved = operator(s, ["resolve", approvalSlug, "allow-once"]);
     assert.equal(resolved.code, 0, resolved.stderr + resolved.stdout);
     await waitFor(() => texts(s).some((t) => t.startsWith(`Exec finished (gateway id=${approvalId}`)), 10000, "Exec finished");
@@ -127,5 +134,62 @@ describe("pending approvals", { concurrency: 3 }, () => {
     assert.deepEqual(r.details.allowedDecisions, ["allow-once", "deny"], "ask=always never offers allow-always");
     await waitFor(() => texts(s).some((t) => t.startsWith("Exec finished")), 10000, "Exec finished");
     assert.match(texts(s).find((t) => t.startsWith("Exec finished")), /code 0\)\ncovered$/);
+  });
+});
+
+describe("operator text and session defaults", { concurrency: 3 }, () => {
+  test("/approve text on the operator channel resolves by slug with the reference reply", async () => {
+    const s = await pendingServer();
+    const r = await s.call("exec", { command: "echo via-slash-approve" });
+    const said = operator(s, ["say", "/approve", r.details.approvalSlug, "allow-once"]);
+    assert.equal(said.code, 0, said.stderr);
+    assert.equal(said.stdout, `✅ Approval allow-once submitted for ${r.details.approvalSlug}.\n`);
+    await waitFor(() => texts(s).some((t) => t.startsWith(`Exec finished (gateway id=${r.details.approvalId}`)), 10000, "finished");
+    const usage = operator(s, ["say", "/approve", r.details.approvalSlug]);
+    assert.match(usage.stdout, /^Usage: \/approve <id> <decision>/);
+  });
+
+  test("an operator's /exec shows the defaults, and security/ask apply to the next run only", async () => {
+    const s = await startServer({ approvals: { version: 1, agents: {} } });
+    servers.push(s);
+    const shown = operator(s, ["say", "/exec"]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /^Current exec defaults: host=auto, effective=gateway, security=full, ask=off, node=\(unset\)\.\n/);
+    const set = operator(s, ["say", "/exec", "security=deny"]);
+    assert.equal(set.stdout, "⚙️ Exec policy for this run only (security=deny).\n");
+    const refused = await s.call("exec", { command: "echo once" });
+    assert.equal(refused.text, "exec denied: host=gateway security=deny");
+    const again = await s.call("exec", { command: "echo back" });
+    assert.equal(again.text, "back");
+    const bad = operator(s, ["say", "/exec", "ask=sometimes"]);
+    assert.equal(bad.stdout, 'Unrecognized exec ask "sometimes". Valid: off, on-miss, always.\n');
+  });
+
+  test("serve --ask always makes every command of that client wait for approval", async () => {
+    const s = await startServer({ args: ["--ask", "always"], approvals: { version: 1, agents: {} } });
+    servers.push(s);
+    const r = await s.call("exec", { command: "echo needs-approval" });
+    assert.equal(r.details.status, "approval-pending");
+    assert.deepEqual(r.details.allowedDecisions, ["allow-once", "deny"]);
+  });
+
+  test("serve refuses an invalid session default with a usage error", async () => {
+    const r = spawnSync(CLAWEXEC, ["serve", "--security", "loose"], { env: serverEnv(scratch.dir), encoding: "utf8", input: "" });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--security loose: expected deny, allowlist or full/);
+  });
+
+  test("a run that is still going after approvalRunningNoticeMs is announced as Exec running", async () => {
+    const s = await pendingServer({
+      config: { tools: { exec: { security: "allowlist", ask: "on-miss", approvalRunningNoticeMs: 300 } } },
+    });
+    const r = await s.call("exec", { command: "sleep 1.5; echo slow" });
+    assert.equal(operator(s, ["resolve", r.details.approvalSlug, "allow-once"]).code, 0);
+    await waitFor(() => texts(s).some((t) => t.startsWith("Exec running")), 10000, "Exec running");
+    assert.match(
+      texts(s).find((t) => t.startsWith("Exec running")),
+      new RegExp(`^Exec running \\(gateway id=${r.details.approvalId}, session=[a-z-]+, >1s\\): sleep 1\\.5; echo slow$`),
+    );
+    await waitFor(() => texts(s).some((t) => t.startsWith("Exec finished")), 10000, "Exec finished");
   });
 });
