@@ -193,3 +193,41 @@ describe("operator text and session defaults", { concurrency: 3 }, () => {
     await waitFor(() => texts(s).some((t) => t.startsWith("Exec finished")), 10000, "Exec finished");
   });
 });
+
+describe("several servers, one operator socket", () => {
+  test("a second server's approvals are listed and resolved through the first one's socket", async () => {
+    const config = { tools: { exec: { security: "allowlist", ask: "on-miss", approvalRunningNoticeMs: 0 } } };
+    const a = await pendingServer();
+    const b = await startServer({ config, stateDir: a.stateDir });
+    servers.push(b);
+    const fromA = await a.call("exec", { command: "echo from-a" });
+    const fromB = await b.call("exec", { command: "echo from-b" });
+    await waitFor(() => {
+      const listed = JSON.parse(operator(a, ["pending", "--json"]).stdout || "[]");
+      const ids = (Array.isArray(listed) ? listed : listed.approvals).map((x) => x.id);
+      return ids.includes(fromA.details.approvalId) && ids.includes(fromB.details.approvalId);
+    }, 10000, "both approvals listed");
+    assert.equal(operator(a, ["resolve", fromB.details.approvalSlug, "allow-once"]).code, 0);
+    await waitFor(() => texts(b).some((t) => t.startsWith(`Exec finished (gateway id=${fromB.details.approvalId}`)), 10000, "b ran");
+    assert.match(texts(b).find((t) => t.startsWith("Exec finished")), /\nfrom-b$/);
+    assert.equal(texts(a).some((t) => t.startsWith("Exec finished")), false, "a's own approval is still pending");
+  });
+
+  test("approvals watch --json streams requests and resolutions", async () => {
+    const s = await pendingServer();
+    const { spawn } = await import("node:child_process");
+    const watch = spawn(CLAWEXEC, ["approvals", "watch", "--json"], { env: serverEnv(s.stateDir), stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    watch.stdout.on("data", (d) => (out += d));
+    try {
+      await new Promise((r) => setTimeout(r, 400));
+      const r = await s.call("exec", { command: "echo watched" });
+      await waitFor(() => out.includes(r.details.approvalId), 10000, "requested event");
+      assert.equal(operator(s, ["resolve", r.details.approvalSlug, "deny"]).code, 0);
+      await waitFor(() => out.split("\n").some((l) => l.includes('"resolved"') && l.includes(r.details.approvalId)), 10000, "resolved event");
+      for (const line of out.trim().split("\n")) JSON.parse(line);
+    } finally {
+      watch.kill();
+    }
+  });
+});

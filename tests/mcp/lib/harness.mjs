@@ -28,7 +28,8 @@ export function scratchDir(prefix = "clawexec-test-") {
  * Returns { client, transport, child, pid, call, close, stderr, notifications, stateDir }.
  */
 export async function startServer(options = {}) {
-  const state = scratchDir("clawexec-state-");
+  // options.stateDir shares a state directory between servers (it is then not removed).
+  const state = options.stateDir ? { dir: options.stateDir, cleanup() {} } : scratchDir("clawexec-state-");
   const env = serverEnv(state.dir, options.env ?? {});
   for (const key of options.unsetEnv ?? []) delete env[key];
   if (options.config !== undefined) {
