@@ -22,11 +22,6 @@ using boost::asio::local::stream_protocol;
 
 namespace {
 
-std::string string_field(const bj::object& message, std::string_view key) {
-  const bj::value* v = json::find(message, key);
-  return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
-
 std::string approval_id(const bj::object& approval) { return string_field(approval, "id"); }
 
 bool constant_time_equal(std::string_view a, std::string_view b) {

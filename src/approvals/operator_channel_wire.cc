@@ -174,4 +174,9 @@ bool is_valid_decision(std::string_view decision) {
   return decision == "allow-once" || decision == "allow-always" || decision == "deny";
 }
 
+std::string string_field(const boost::json::object& message, std::string_view key) {
+  const boost::json::value* v = message.if_contains(key);
+  return v && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
 }  // namespace clawexec::approvals

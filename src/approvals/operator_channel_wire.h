@@ -98,4 +98,7 @@ IdLookup lookup_approval_id(std::string_view input, const std::vector<std::strin
 /// The decision names a resolution may carry.
 bool is_valid_decision(std::string_view decision);
 
+/// A string member of a protocol message, or "" when absent or not a string.
+std::string string_field(const boost::json::object& message, std::string_view key);
+
 }  // namespace clawexec::approvals

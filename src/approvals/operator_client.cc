@@ -12,6 +12,7 @@
 #include <boost/asio/write.hpp>
 #include <chrono>
 
+#include "approvals/operator_channel_wire.h"
 #include "json/json.h"
 
 namespace clawexec::approvals {
@@ -20,11 +21,6 @@ namespace bj = boost::json;
 using boost::asio::local::stream_protocol;
 
 namespace {
-
-std::string string_field(const bj::object& message, std::string_view key) {
-  const bj::value* v = json::find(message, key);
-  return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
 
 int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
