@@ -10,10 +10,8 @@
 
 #include "approvals/operator_channel.h"
 
-#include <sys/file.h>
 #include <unistd.h>
 
-#include <cerrno>
 
 #include "approvals/operator_channel_internal.h"
 #include "json/json.h"
@@ -169,13 +167,13 @@ void OperatorChannel::Impl::hub_lost() {
 // Takes the election lock and listens. False when another process holds the lock (it is
 // starting up or serving) or the socket cannot be set up; the caller retries later.
 bool OperatorChannel::Impl::try_become_hub() {
-  int raw = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (raw < 0) {
-    last_error = Error::from_errno("open " + lock_path, errno).message;
+  Result<std::optional<sys::UniqueFd>> locked = sys::try_lock_file(lock_path);
+  if (!locked.ok()) {
+    last_error = locked.error().message;
     return false;
   }
-  sys::UniqueFd lock(raw);
-  if (::flock(lock.get(), LOCK_EX | LOCK_NB) != 0) return false;  // someone else is (becoming) the hub
+  if (!locked.value()) return false;  // someone else is (becoming) the hub
+  sys::UniqueFd lock = std::move(*locked.value());
   auto existing = sys::lstat_path(socket_path);
   if (existing.ok() && *existing) {
     if ((*existing)->type != sys::FileType::kOther) {

@@ -4,6 +4,7 @@
 #include "sys/approvals_fs.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -139,5 +140,16 @@ bool process_alive(pid_t pid) {
 }
 
 pid_t current_pid() { return ::getpid(); }
+
+Result<std::optional<UniqueFd>> try_lock_file(const std::string& path) {
+  int raw = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (raw < 0) return Error::from_errno("open " + path, errno);
+  UniqueFd fd(raw);
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) return std::optional<UniqueFd>();
+    return Error::from_errno("flock " + path, errno);
+  }
+  return std::optional<UniqueFd>(std::move(fd));
+}
 
 }  // namespace clawexec::sys

@@ -47,6 +47,10 @@ Result<UniqueFd> create_exclusive(const std::string& path, uint32_t mode);
 /// open(O_RDONLY|O_NOFOLLOW|O_CLOEXEC). A symlink is an error with sys_errno ELOOP.
 Result<UniqueFd> open_read_nofollow(const std::string& path);
 
+/// Opens (creating, mode 0600, no symlink) `path` and takes an exclusive flock on it without
+/// blocking. nullopt when another process holds the lock; the lock lasts as long as the fd.
+Result<std::optional<UniqueFd>> try_lock_file(const std::string& path);
+
 /// Reads from the current offset to end of file.
 Result<std::string> read_to_end(int fd, const std::string& path);
 
