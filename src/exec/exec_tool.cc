@@ -352,9 +352,12 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
     if (!ec) finish(std::nullopt);
   });
   if (ctx.cancel) {
-    ctx.cancel->on_cancel([state] {
-      state->finished = true;
-      state->expiry.cancel();
+    // Weak: the wait owns the call context, which owns this signal (no reference cycle).
+    ctx.cancel->on_cancel([weak = std::weak_ptr<ApprovalWait>(state)] {
+      if (auto s = weak.lock()) {
+        s->finished = true;
+        s->expiry.cancel();
+      }
     });
   }
   ctx.elicit(elicitation_message(*approval), elicitation_schema(*approval),

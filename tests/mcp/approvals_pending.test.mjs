@@ -9,12 +9,12 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, scratchDir, serverEnv, CLAWEXEC, waitFor } from "./lib/harness.mjs";
+import { startServer, scratchDir, serverEnv, CLAWEXEC, waitFor, closeAll } from "./lib/harness.mjs";
 
 const servers = [];
 const scratch = scratchDir();
 after(async () => {
-  for (const s of servers) await s.close();
+  await closeAll(servers);
   scratch.cleanup();
 });
 

@@ -7,12 +7,12 @@ import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, scratchDir } from "./lib/harness.mjs";
+import { startServer, scratchDir, closeAll } from "./lib/harness.mjs";
 
 const servers = [];
 const scratch = scratchDir();
 after(async () => {
-  for (const s of servers) await s.close();
+  await closeAll(servers);
   scratch.cleanup();
 });
 

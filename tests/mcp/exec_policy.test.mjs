@@ -8,11 +8,11 @@ import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync }
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
-import { startServer, scratchDir, expectThrownExec, waitFor, serverEnv, CLAWEXEC } from "./lib/harness.mjs";
+import { startServer, scratchDir, expectThrownExec, waitFor, serverEnv, CLAWEXEC, closeAll } from "./lib/harness.mjs";
 
 const servers = [];
 after(async () => {
-  for (const s of servers) await s.close();
+  await closeAll(servers);
 });
 
 /**

@@ -384,3 +384,13 @@ export async function background(s, command, extra = {}) {
   if (result.details?.status !== "running") throw new Error(`expected running, got ${result.text}`);
   return { id: result.details.sessionId, pid: result.details.pid, result };
 }
+
+/**
+ * Closes every server even when one of them fails its close checks (e.g. a sanitizer report),
+ * then throws the first failure: one bad server must not leave the others running.
+ */
+export async function closeAll(servers) {
+  const results = await Promise.allSettled(servers.map((s) => s.close()));
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
