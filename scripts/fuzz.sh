@@ -8,7 +8,7 @@
 #
 # Environment knobs:
 #   BUILD_DIR  clang build tree (default <repo>/build-fuzz)
-#   TARGETS    space-separated subset of the targets (default: all three)
+#   TARGETS    space-separated subset of the targets (default: all of them)
 #   JOBS       build parallelism (default: nproc)
 #   SMOKE=1    deterministic short run for the test suite: fixed seed, a fixed number of
 #              executions per target (SECONDS is then only an upper bound), fresh working corpus
@@ -18,7 +18,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-60}
 BUILD_DIR=${BUILD_DIR:-$ROOT/build-fuzz}
-TARGETS=${TARGETS:-fuzz_policy_analyzer fuzz_json5 fuzz_approvals_document}
+TARGETS=${TARGETS:-fuzz_policy_analyzer fuzz_json5 fuzz_approvals_document fuzz_patch_parser}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 CLANGXX=${CLANGXX:-clang++}
 
@@ -56,6 +56,7 @@ for t in $TARGETS; do
     case $t in
       fuzz_policy_analyzer) runs=2000 ;;
       fuzz_json5) runs=200000 ;;
+      fuzz_patch_parser) runs=100000 ;;
       *) runs=50000 ;;
     esac
     args+=(-seed=1 -runs="$runs")

@@ -1,0 +1,98 @@
+// Wrappers for apply_patch's file handling. Writes go through a uniquely named temp file in
+// the target's directory so a reader never sees a half-written file and a failed write leaves
+// the old file in place; the rename is the commit point.
+
+#include "sys/patch_fs.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+
+#include "sys/approvals_fs.h"
+#include "sys/sys.h"
+
+namespace clawexec::sys {
+namespace {
+
+std::string temp_name_for(const std::string& path) {
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".%d.%08x.tmp", static_cast<int>(::getpid()), random_below(0xffffffffu));
+  return dir + "/." + base + suffix;
+}
+
+}  // namespace
+
+Result<std::string> read_whole_file(const std::string& path) {
+  UniqueFd fd = TRY(open_read_nofollow(path));
+  return read_to_end(fd.get(), path);
+}
+
+Result<void> replace_file_atomically(const std::string& path, std::string_view data, std::optional<uint32_t> mode,
+                                     Durability durability) {
+  std::string temp = temp_name_for(path);
+  Result<UniqueFd> fd = create_exclusive(temp, mode.value_or(0666));
+  if (!fd.ok()) return fd.error();
+  auto fail = [&](Error error) -> Result<void> {
+    ::unlink(temp.c_str());
+    return error;
+  };
+  if (Result<void> w = write_all(fd->get(), data); !w.ok()) {
+    return fail(Error{w.error().code, w.error().sys_errno, "write " + temp + ": " + w.error().message});
+  }
+  if (mode) {
+    if (Result<void> m = change_mode_fd(fd->get(), *mode); !m.ok()) return fail(m.error());
+  }
+  if (durability == Durability::kFsync) {
+    if (Result<void> s = sync_fd(fd->get(), temp); !s.ok()) return fail(s.error());
+  }
+  fd->reset();
+  if (Result<void> r = rename_path(temp, path); !r.ok()) return fail(r.error());
+  return {};
+}
+
+Result<std::vector<std::string>> make_directories(const std::string& dir) {
+  std::vector<std::string> created;
+  std::vector<std::string> missing;
+  std::string cursor = dir;
+  while (!cursor.empty() && cursor != "/") {
+    struct stat st {};
+    if (::stat(cursor.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) return Error{ErrorCode::kIo, ENOTDIR, "mkdir " + cursor + ": Not a directory"};
+      break;
+    }
+    const int err = errno;
+    if (err != ENOENT) return Error::from_errno("stat " + cursor, err);
+    missing.push_back(cursor);
+    size_t slash = cursor.rfind('/');
+    if (slash == std::string::npos) break;
+    cursor.resize(slash);
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (::mkdir(it->c_str(), 0777) != 0) {
+      const int err = errno;
+      if (err == EEXIST) continue;
+      for (auto undo = created.rbegin(); undo != created.rend(); ++undo) ::rmdir(undo->c_str());
+      return Error::from_errno("mkdir " + *it, err);
+    }
+    created.push_back(*it);
+  }
+  return created;
+}
+
+Result<void> unlink_path(const std::string& path) {
+  if (::unlink(path.c_str()) != 0) return Error::from_errno("unlink " + path, errno);
+  return {};
+}
+
+Result<void> remove_empty_directory(const std::string& path) {
+  if (::rmdir(path.c_str()) != 0) return Error::from_errno("rmdir " + path, errno);
+  return {};
+}
+
+}  // namespace clawexec::sys
