@@ -1,6 +1,7 @@
 // clawexec command line: thin dispatch to the daemon's entry points.
 //   clawexec serve [--agent ID] [--host H] [--node N] [--security S] [--ask A]   MCP server on stdio
 //   clawexec exec [--json] [--workdir D] [--timeout S] [--pty] [--agent ID] -- <command...>
+//   clawexec apply-patch [--workdir D] [--json] < patch
 //   clawexec policy explain [--json] [--agent ID] [--cwd D] -- <command...>
 // Exit codes: 0 ok, 1 failure of the thing asked, 2 usage error; `exec` returns the command's.
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "cli/policy_commands.h"
+#include "daemon/apply_patch_cli.h"
 #include "daemon/exec_once.h"
 #include "daemon/policy_explain.h"
 #include "daemon/stdio_server.h"
@@ -76,6 +78,13 @@ int main(int argc, char** argv) {
   exec_cmd->add_option("--agent", once.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
   exec_cmd->add_option("command", words, "The command (after --)")->required();
 
+  clawexec::daemon::ApplyPatchCliOptions patch_opts;
+  std::string patch_workdir;
+  CLI::App* patch_cmd = app.add_subcommand("apply-patch", "Apply a *** Begin Patch/End Patch patch read from stdin");
+  CLI::Option* patch_workdir_opt = patch_cmd->add_option("--workdir", patch_workdir, "Workspace directory (default: the current one)");
+  patch_cmd->add_flag("--json", patch_opts.json, "Print the summary as JSON");
+  patch_cmd->add_option("--agent", patch_opts.agent_id, "Agent id whose tools.exec.applyPatch applies");
+
   int operator_exit = -1;
   clawexec::cli::add_operator_commands(app, operator_exit);
 
@@ -103,6 +112,10 @@ int main(int argc, char** argv) {
     if (*serve_security_opt) serve.security = serve_security;
     if (*serve_ask_opt) serve.ask = serve_ask;
     return clawexec::daemon::run_stdio_server(serve);
+  }
+  if (*patch_cmd) {
+    if (*patch_workdir_opt) patch_opts.workdir = patch_workdir;
+    return clawexec::daemon::run_apply_patch(patch_opts);
   }
   if (*explain_cmd) {
     explain.command = shell_join(explain_words);

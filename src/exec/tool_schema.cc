@@ -232,6 +232,17 @@ const ToolSpec& process_tool_spec() {
   return spec;
 }
 
+const ToolSpec& apply_patch_tool_spec() {
+  static const ToolSpec spec{
+      .name = "apply_patch",
+      .title = "apply_patch",
+      .description = "Patch one/many files. Input requires *** Begin Patch and *** End Patch.",
+      .fields = {
+          {"input", FieldType::kString, "Patch content using the *** Begin Patch/End Patch format.", Required::kYes},
+      }};
+  return spec;
+}
+
 json::Object input_schema(const ToolSpec& spec) {
   json::Object properties;
   json::Array required;

@@ -40,6 +40,8 @@ struct ToolSpec {
 
 const ToolSpec& exec_tool_spec();
 const ToolSpec& process_tool_spec();
+/// apply_patch (spec §6.1); served by mcp::Server when tools.exec.applyPatch allows it.
+const ToolSpec& apply_patch_tool_spec();
 
 /// The JSON Schema object for `spec`'s parameters.
 json::Object input_schema(const ToolSpec& spec);

@@ -6,9 +6,13 @@
 #include "mcp/server.h"
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
 
+#include "base/strings.h"
 #include "exec/tool_schema.h"
+#include "patch/file_ops.h"
 #include "rpc/jsonrpc.h"
+#include "sys/sys.h"
 
 namespace clawexec::mcp {
 namespace {
@@ -47,10 +51,36 @@ json::Object call_result(const exec::ToolResult& r) {
   return result;
 }
 
-const exec::ToolSpec* find_tool(std::string_view name) {
+const exec::ToolSpec* find_tool(std::string_view name, bool with_apply_patch) {
   if (name == exec::exec_tool_spec().name) return &exec::exec_tool_spec();
   if (name == exec::process_tool_spec().name) return &exec::process_tool_spec();
+  if (with_apply_patch && name == exec::apply_patch_tool_spec().name) return &exec::apply_patch_tool_spec();
   return nullptr;
+}
+
+std::string lower_trimmed(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  size_t e = s.find_last_not_of(" \t\r\n");
+  std::string out = b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+  for (char& ch : out) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+  return out;
+}
+
+std::string string_member(const json::Value& object, std::string_view key) {
+  const json::Value* v = object.is_object() ? json::find(object.get_object(), key) : nullptr;
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+exec::ToolResult patch_result(Result<patch::PatchSummary> applied) {
+  if (!applied.ok()) return exec::ToolResult::thrown(applied.error().message);
+  auto strings = [](const std::vector<std::string>& v) {
+    json::Array a;
+    for (const std::string& s : v) a.emplace_back(s);
+    return a;
+  };
+  const patch::PatchSummary& s = *applied;
+  json::Object summary{{"added", strings(s.added)}, {"modified", strings(s.modified)}, {"deleted", strings(s.deleted)}};
+  return exec::ToolResult{patch::summary_text(s), json::Object{{"summary", std::move(summary)}}, false};
 }
 
 }  // namespace
@@ -101,6 +131,7 @@ void Server::handle_request(const json::Value& id, const std::string& method, co
   if (method == "ping") return send_(rpc::make_result(id, json::Object()));
   if (method == "tools/list") {
     json::Array tools{tool_entry(exec::exec_tool_spec()), tool_entry(exec::process_tool_spec())};
+    if (apply_patch_available()) tools.emplace_back(tool_entry(exec::apply_patch_tool_spec()));
     return send_(rpc::make_result(id, json::Object{{"tools", std::move(tools)}}));
   }
   if (method == "tools/call") return call_tool(id, params);
@@ -125,6 +156,11 @@ void Server::initialize(const json::Value& id, const json::Value& params) {
     const json::Value* caps = json::find(params.get_object(), "capabilities");
     const json::Value* elicitation = caps && caps->is_object() ? json::find(caps->get_object(), "elicitation") : nullptr;
     client_elicitation_ = elicitation && elicitation->is_object();
+    client_model_ = string_member(params, "model");
+    if (client_model_.empty()) {
+      const json::Value* meta = json::find(params.get_object(), "_meta");
+      if (meta) client_model_ = string_member(*meta, "model");
+    }
     const json::Value* requested = json::find(params.get_object(), "protocolVersion");
     if (requested && requested->is_string() &&
         std::find(std::begin(kProtocolVersions), std::end(kProtocolVersions), requested->get_string()) !=
@@ -161,7 +197,7 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
     send_(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: tools/call needs a string \"name\""));
     return;
   }
-  const exec::ToolSpec* spec = find_tool(name->get_string());
+  const exec::ToolSpec* spec = find_tool(name->get_string(), apply_patch_available());
   if (!spec) {
     send_(rpc::make_error(id, rpc::kInvalidParams, "Unknown tool: " + std::string(name->get_string())));
     return;
@@ -195,11 +231,46 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
     if (cancel->cancelled()) return;
     send_(rpc::make_result(id, call_result(result)));
   };
-  if (spec == &exec::exec_tool_spec()) {
+  if (spec == &exec::apply_patch_tool_spec()) {
+    apply_patch(*args, std::move(done));
+  } else if (spec == &exec::exec_tool_spec()) {
     service_.exec(*args, std::move(ctx), std::move(done));
   } else {
     service_.process(*args, std::move(ctx), std::move(done));
   }
+}
+
+bool Server::apply_patch_available() const {
+  const config::ApplyPatchSettings& settings = service_.config().exec.apply_patch;
+  if (!settings.enabled) return false;
+  if (!settings.allow_models || settings.allow_models->empty()) return true;
+  // Like the reference, an allow-list with no known model id leaves the tool unavailable.
+  std::string model = lower_trimmed(client_model_.empty() ? options_.model_id : client_model_);
+  if (model.empty()) return false;
+  return std::any_of(settings.allow_models->begin(), settings.allow_models->end(),
+                     [&](const std::string& entry) { return lower_trimmed(entry) == model; });
+}
+
+// The patch runs on the service's background thread (it reads and fsyncs files); its result
+// comes back to the io thread, and is dropped if this connection is gone by then.
+void Server::apply_patch(const json::Object& args, exec::ToolDone done) {
+  std::string input = string_member(args, "input");
+  if (input.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return done(exec::ToolResult::thrown("Provide a patch input."));
+  }
+  const exec::ServiceConfig& config = service_.config();
+  patch::PatchOptions options;
+  options.cwd = config.default_cwd.empty() ? sys::current_directory().value_or(std::string("/")) : config.default_cwd;
+  options.home = config.home_dir;
+  options.containment = config.exec.apply_patch.workspace_only ? patch::Containment::kWorkspaceOnly : patch::Containment::kAnywhere;
+  std::weak_ptr<bool> alive = alive_;
+  boost::asio::io_context& io = service_.io();
+  service_.post_background([input = std::move(input), options, alive, &io, done = std::move(done)]() mutable {
+    exec::ToolResult result = patch_result(patch::apply_patch_to_workspace(input, options));
+    boost::asio::post(io, [alive, done = std::move(done), result = std::move(result)]() mutable {
+      if (!alive.expired()) done(std::move(result));
+    });
+  });
 }
 
 Server::~Server() {

@@ -26,6 +26,9 @@ struct ServerOptions {
   /// An operator channel serves pending approvals: clients without elicitation get the
   /// approval-pending result instead of an immediate askFallback decision.
   bool pending_approvals = false;
+  /// The model this server works for (tools.exec.applyPatch.allowModels is checked against
+  /// it); a client may also name it in initialize (params.model or params._meta.model).
+  std::string model_id;
 };
 
 class Server {
@@ -56,6 +59,9 @@ class Server {
   void initialize(const json::Value& id, const json::Value& params);
   void call_tool(const json::Value& id, const json::Value& params);
   void set_level(const json::Value& id, const json::Value& params);
+  /// tools.exec.applyPatch: enabled, and allowModels (when set) names the known model.
+  bool apply_patch_available() const;
+  void apply_patch(const json::Object& args, exec::ToolDone done);
 
   exec::ExecService& service_;
   Send send_;
@@ -63,6 +69,7 @@ class Server {
   int min_level_ = 0;  // index into the syslog-style levels; 0 = debug (everything)
   std::map<std::string, std::shared_ptr<exec::CancelSignal>> in_flight_;  // by serialized id
   bool client_elicitation_ = false;
+  std::string client_model_;  // from initialize, if the client named its model
   uint64_t next_request_id_ = 1;
   std::map<std::string, std::function<void(Result<json::Value>)>> outgoing_;  // by serialized id
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

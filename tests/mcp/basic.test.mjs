@@ -7,7 +7,7 @@ test("exec runs a command in the foreground and returns its output", async () =>
   const s = await startServer();
   try {
     const tools = await s.client.listTools();
-    assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["exec", "process"]);
+    assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["apply_patch", "exec", "process"]);
     const r = await s.call("exec", { command: "echo hello" });
     assert.equal(r.text, "hello");
     assert.equal(r.details.status, "completed");

@@ -71,10 +71,10 @@ describe("lifecycle", { concurrency: 4 }, () => {
 });
 
 describe("tools/list", () => {
-  test("lists exec and process with the reference descriptions and parameter schemas", async () => {
+  test("lists exec, process and apply_patch with the reference descriptions and parameter schemas", async () => {
     const res = await r.request("tools/list", {});
     const tools = Object.fromEntries(res.result.tools.map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(tools).sort(), ["exec", "process"]);
+    assert.deepEqual(Object.keys(tools).sort(), ["apply_patch", "exec", "process"]);
     const exec = tools.exec;
     assert.equal(
       exec.description,

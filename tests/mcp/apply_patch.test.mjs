@@ -1,0 +1,115 @@
+// apply_patch over MCP and on the command line: listed by default, the reference's success and
+// no-op texts with structuredContent.summary, thrown errors as isError results, nothing written
+// when a later hunk fails, and tools.exec.applyPatch.enabled / allowModels hiding the tool.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLAWEXEC, scratchDir, serverEnv, startServer, rejection } from "./lib/harness.mjs";
+
+const patch = (body) => `*** Begin Patch\n${body}*** End Patch`;
+
+describe("apply_patch tool", () => {
+  let ws, s;
+  before(async () => {
+    ws = scratchDir();
+    s = await startServer({ cwd: ws.dir });
+  });
+  after(async () => {
+    await s.close();
+    ws.cleanup();
+  });
+
+  test("is listed with the reference schema", async () => {
+    const { tools } = await s.client.listTools();
+    const tool = tools.find((t) => t.name === "apply_patch");
+    assert.ok(tool, "apply_patch listed");
+    assert.equal(tool.description, "Patch one/many files. Input requires *** Begin Patch and *** End Patch.");
+    assert.deepEqual(tool.inputSchema.required, ["input"]);
+    assert.equal(tool.inputSchema.properties.input.description, "Patch content using the *** Begin Patch/End Patch format.");
+  });
+
+  test("adds, moves and deletes with the summary text and structuredContent", async () => {
+    writeFileSync(join(ws.dir, "source.txt"), "foo\nbar\n");
+    writeFileSync(join(ws.dir, "gone.txt"), "x\n");
+    const r = await s.call("apply_patch", {
+      input: patch("*** Add File: hello.txt\n+hello\n*** Update File: source.txt\n*** Move to: dest.txt\n@@\n foo\n-bar\n+baz\n*** Delete File: gone.txt\n"),
+    });
+    assert.equal(r.isError, false);
+    assert.equal(r.text, "Success. Updated the following files:\nA hello.txt\nM dest.txt\nD gone.txt");
+    assert.deepEqual(r.details, { summary: { added: ["hello.txt"], modified: ["dest.txt"], deleted: ["gone.txt"] } });
+    assert.equal(readFileSync(join(ws.dir, "dest.txt"), "utf8"), "foo\nbaz\n");
+    assert.equal(existsSync(join(ws.dir, "source.txt")), false);
+    assert.equal(existsSync(join(ws.dir, "gone.txt")), false);
+  });
+
+  test("a no-op update reports no changes", async () => {
+    writeFileSync(join(ws.dir, "same.txt"), "a\n");
+    const r = await s.call("apply_patch", { input: patch("*** Update File: same.txt\n@@\n-a\n+a\n") });
+    assert.equal(r.text, "No changes made to same.txt.");
+    assert.deepEqual(r.details, { summary: { added: [], modified: [], deleted: [] } });
+  });
+
+  test("errors are thrown tool errors and a failing last hunk writes nothing", async () => {
+    writeFileSync(join(ws.dir, "keep.txt"), "k\n");
+    const r = await s.call("apply_patch", {
+      input: patch("*** Update File: keep.txt\n@@\n-k\n+K\n*** Add File: new.txt\n+n\n*** Add File: ../out.txt\n+o\n"),
+    });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^Path escapes sandbox root \(.*\): \.\.\/out\.txt$/);
+    assert.equal(readFileSync(join(ws.dir, "keep.txt"), "utf8"), "k\n");
+    assert.equal(existsSync(join(ws.dir, "new.txt")), false);
+    const blank = await s.call("apply_patch", { input: "  " });
+    assert.equal(blank.text, "Provide a patch input.");
+    const bad = await s.call("apply_patch", { input: "hello" });
+    assert.equal(bad.text, "The first line of the patch must be '*** Begin Patch'");
+  });
+});
+
+describe("apply_patch configuration", () => {
+  test("enabled:false hides the tool and a call is an unknown tool", async () => {
+    const s = await startServer({ config: { tools: { exec: { applyPatch: { enabled: false } } } } });
+    try {
+      const { tools } = await s.client.listTools();
+      assert.equal(tools.some((t) => t.name === "apply_patch"), false);
+      const e = await rejection(s.call("apply_patch", { input: patch("*** Add File: a\n+a\n") }));
+      assert.match(e.message, /Unknown tool: apply_patch/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("allowModels without a known model id hides the tool", async () => {
+    const s = await startServer({ config: { tools: { exec: { applyPatch: { allowModels: ["gpt-5.4"] } } } } });
+    try {
+      const { tools } = await s.client.listTools();
+      assert.equal(tools.some((t) => t.name === "apply_patch"), false);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("clawexec apply-patch", () => {
+  test("applies stdin, prints the text, exits 0; errors go to stderr with exit 1", () => {
+    const ws = scratchDir();
+    const state = scratchDir("clawexec-state-");
+    try {
+      const env = serverEnv(state.dir);
+      const ok = spawnSync(CLAWEXEC, ["apply-patch", "--workdir", ws.dir], { input: patch("*** Add File: a.txt\n+a\n"), env });
+      assert.equal(ok.status, 0, ok.stderr.toString());
+      assert.equal(ok.stdout.toString(), "Success. Updated the following files:\nA a.txt\n");
+      const json = spawnSync(CLAWEXEC, ["apply-patch", "--json", "--workdir", ws.dir], { input: patch("*** Delete File: a.txt\n"), env });
+      assert.deepEqual(JSON.parse(json.stdout.toString()), { summary: { added: [], modified: [], deleted: ["a.txt"] } });
+      const bad = spawnSync(CLAWEXEC, ["apply-patch", "--workdir", ws.dir], { input: patch("*** Add File: ../x\n+x\n"), env });
+      assert.equal(bad.status, 1);
+      assert.match(bad.stderr.toString(), /Path escapes sandbox root/);
+      const usage = spawnSync(CLAWEXEC, ["apply-patch", "--nope"], { input: "", env });
+      assert.equal(usage.status, 2);
+    } finally {
+      ws.cleanup();
+      state.cleanup();
+    }
+  });
+});
