@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/strings.h"
+#include "shell/lexical_path.h"
 #include "sys/approvals_fs.h"
 #include "sys/sys.h"
 
@@ -92,27 +93,7 @@ Result<void> check_aliases(const std::string& root, const std::string& root_cano
 
 }  // namespace
 
-std::string lexically_normal(std::string_view absolute) {
-  std::vector<std::string_view> parts;
-  size_t pos = 0;
-  while (pos <= absolute.size()) {
-    size_t slash = absolute.find('/', pos);
-    if (slash == std::string_view::npos) slash = absolute.size();
-    std::string_view part = absolute.substr(pos, slash - pos);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    pos = slash + 1;
-  }
-  std::string out;
-  for (std::string_view part : parts) {
-    out += '/';
-    out += part;
-  }
-  return out.empty() ? "/" : out;
-}
+std::string lexically_normal(std::string_view absolute) { return shell::resolve_lexically("/", absolute); }
 
 std::string display_path(const std::string& absolute, const std::string& cwd) {
   std::string base = lexically_normal(cwd);
