@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 
 namespace clawexec::policy {
 namespace {
@@ -44,11 +43,10 @@ TEST(ArgPattern, InvalidOrHashedPatternsNeverMatch) {
   EXPECT_FALSE(match_arg_pattern("sha256:argv:abc", {"p", "sha256:argv:abc"}));
 }
 
+// Without the match limits these would backtrack for longer than the test suite's timeout.
 TEST(ArgPattern, CatastrophicBacktrackingIsCutOffAsNoMatch) {
-  auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(match_arg_pattern("^(a+)+$", {"p", std::string(40, 'a') + "b"}));
   EXPECT_FALSE(match_arg_pattern("^(a|aa)+$", {"p", std::string(60, 'a') + "b"}));
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "policy/allowlist_match.h"
@@ -68,10 +67,8 @@ TEST(Glob, ManyStarsDoNotBacktrackExponentially) {
   std::string pattern = "/x/";
   for (int i = 0; i < 40; ++i) pattern += "*a";
   std::string target = "/x/" + std::string(200, 'a') + "b";
-  auto start = std::chrono::steady_clock::now();
+  // Exponential backtracking would run for longer than the test suite's timeout.
   EXPECT_FALSE(m(pattern, target));
-  // Exponential backtracking would take far longer than this generous bound (even under ASan).
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
 }
 
 TEST(Glob, CacheOverflowKeepsAnswersRight) {
