@@ -65,6 +65,8 @@ int main(int argc, char** argv) {
   CLI::Option* serve_security_opt =
       serve_cmd->add_option("--security", serve_security, "Tighten exec security for this client (deny|allowlist|full)");
   CLI::Option* serve_ask_opt = serve_cmd->add_option("--ask", serve_ask, "Tighten exec ask for this client (off|on-miss|always)");
+  serve_cmd->add_option("--model", serve.model,
+                        "The client's model id, for tools.exec.applyPatch.allowModels (when initialize does not say)");
 
   clawexec::daemon::ExecOnceOptions once;
   std::vector<std::string> words;

@@ -12,6 +12,9 @@ struct ServeOptions {
   /// The client's session defaults (exec spec §5), set by whoever starts the server: host and
   /// node replace the configured ones; security and ask can only tighten the configuration.
   std::optional<std::string> host, node, security, ask;
+  /// The model the client runs (for tools.exec.applyPatch.allowModels) when its initialize
+  /// request does not say.
+  std::string model;
 };
 
 /// Runs until stdin reaches EOF or a terminating signal arrives; then stops every command and

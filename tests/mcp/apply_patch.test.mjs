@@ -91,6 +91,21 @@ describe("apply_patch configuration", () => {
   });
 });
 
+describe("allowModels with serve --model", () => {
+  test("a listed model sees the tool, another does not", async () => {
+    const config = { tools: { exec: { applyPatch: { allowModels: ["openai/gpt-5.4"] } } } };
+    const allowed = await startServer({ config, args: ["--model", "openai/gpt-5.4"] });
+    const other = await startServer({ config, args: ["--model", "anthropic/claude-x"] });
+    try {
+      assert.equal((await allowed.client.listTools()).tools.some((t) => t.name === "apply_patch"), true);
+      assert.equal((await other.client.listTools()).tools.some((t) => t.name === "apply_patch"), false);
+    } finally {
+      await allowed.close();
+      await other.close();
+    }
+  });
+});
+
 describe("clawexec apply-patch", () => {
   test("applies stdin, prints the text, exits 0; errors go to stderr with exit 1", () => {
     const ws = scratchDir();
