@@ -148,31 +148,37 @@ boost::json::object segment_json(const policy::SegmentEvaluation& seg, const std
 
 }  // namespace
 
-Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args,
-                                                        const std::string& command, const std::string& workdir,
-                                                        const std::string& path_env) {
+Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args) {
   auto g = std::make_shared<GatewayContext>();
   policy::ExecCallPolicy call = TRY(policy::resolve_exec_call_policy(call_inputs(config, ExecHost::kGateway, args)));
   policy::ApprovalsAgentPolicy file = file_policy(config, call.security, call.ask, &g->allowlist);
   g->host = TRY(policy::resolve_host_approval_context(ExecHost::kGateway, call.security, call.ask, file));
   g->strict = config.exec.strict_inline_eval.value_or(false);
+  g->agent_id = config.agent_id;
+  return g;
+}
+
+bool needs_analysis(const GatewayContext& g) {
+  return !(g.host.host_security == ExecSecurity::kFull && g.host.host_ask == ExecAsk::kOff && !g.strict);
+}
+
+void prepare_decision(GatewayContext& g, const ServiceConfig& config, const std::string& command,
+                      const std::string& workdir, const std::string& path_env) {
   policy::SafeBinLayer layer;
   layer.safe_bins = config.exec.safe_bins;
   layer.trusted_dirs = config.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
   layer.profiles = config.exec.safe_bin_profiles;
-  g->safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, approvals::system_fs_view());
-  g->agent_id = config.agent_id;
-  policy::DecisionInputs& in = g->inputs;
+  g.safe_bins = policy::resolve_exec_safe_bin_runtime_policy(layer, {}, approvals::system_fs_view());
+  policy::DecisionInputs& in = g.inputs;
   in.command = command;
-  in.security = g->host.host_security;
-  in.ask = g->host.host_ask;
-  in.ask_fallback = g->host.ask_fallback;
-  in.strict_inline_eval = g->strict;
-  in.evaluation.allowlist = &g->allowlist;
-  in.evaluation.safe_bins = &g->safe_bins.policy;
-  in.evaluation.trusted_dirs = &g->safe_bins.trusted_dirs;
+  in.security = g.host.host_security;
+  in.ask = g.host.host_ask;
+  in.ask_fallback = g.host.ask_fallback;
+  in.strict_inline_eval = g.strict;
+  in.evaluation.allowlist = &g.allowlist;
+  in.evaluation.safe_bins = &g.safe_bins.policy;
+  in.evaluation.trusted_dirs = &g.safe_bins.trusted_dirs;
   in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &approvals::system_fs_view()};
-  return g;
 }
 
 Result<policy::ExecCallPolicy> effective_call_policy(const ServiceConfig& config, ExecHost host) {
@@ -180,7 +186,7 @@ Result<policy::ExecCallPolicy> effective_call_policy(const ServiceConfig& config
 }
 
 Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {
-  Result<policy::ExecCallPolicy> policy = policy::resolve_exec_call_policy(call_inputs(config, host, nullptr));
+  Result<policy::ExecCallPolicy> policy = effective_call_policy(config, host);
   if (!policy.ok()) return policy.error();
   return {};
 }
@@ -191,7 +197,7 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
   out["command"] = command;
   out["cwd"] = cwd;
   out["agent"] = config.agent_id;
-  Result<std::shared_ptr<GatewayContext>> context = gateway_context(config, nullptr, command, cwd, path_env);
+  Result<std::shared_ptr<GatewayContext>> context = gateway_context(config, nullptr);
   if (!context.ok()) {
     // The security floor refuses everything (security=deny).
     out["analysisOk"] = false;
@@ -203,9 +209,10 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
     return out;
   }
   GatewayContext& g = **context;
+  prepare_decision(g, config, command, cwd, path_env);
   policy::Decision d = policy::decide_gateway(g.inputs);
   const policy::AllowlistEvaluation& e = d.evaluation;
-  bool yolo = g.host.host_security == ExecSecurity::kFull && g.host.host_ask == ExecAsk::kOff && !g.strict;
+  bool yolo = !needs_analysis(g);
   out["analysisOk"] = e.analysis_ok;
   std::vector<std::string> reasons = d.reasons;
   if (!e.analysis_ok) reasons.insert(reasons.begin(), "unanalyzable: " + e.plan.reason);
@@ -253,11 +260,12 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
                                         const std::string& command, const std::string& workdir,
                                         const std::string& path_env, ApprovalRoute route) {
   GateOutcome out;
-  std::shared_ptr<GatewayContext> g = TRY(gateway_context(config, &args, command, workdir, path_env));
-  if (g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff && !g->strict) {
+  std::shared_ptr<GatewayContext> g = TRY(gateway_context(config, &args));
+  if (!needs_analysis(*g)) {
     out.command = command;  // nothing the engine could refuse or ask about
     return out;
   }
+  prepare_decision(*g, config, command, workdir, path_env);
   const policy::DecisionInputs& in = g->inputs;
   const std::vector<policy::AllowlistEntry>& allowlist = g->allowlist;
   const policy::HostApprovalContext& host = g->host;

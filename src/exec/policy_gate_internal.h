@@ -26,11 +26,17 @@ struct GatewayContext {
   std::string agent_id;
 };
 
-/// The effective policy and evaluation inputs of `command` (args: the call's arguments, for
-/// the per-call `ask`; may be null). Errors: the security-floor denial.
-Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args,
-                                                        const std::string& command, const std::string& workdir,
-                                                        const std::string& path_env);
+/// The effective host policy of a call (args: the call's arguments, for the per-call `ask`; may
+/// be null). Errors: the security-floor denial.
+Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args);
+
+/// False for security=full ask=off without strict inline eval: nothing to analyse.
+bool needs_analysis(const GatewayContext& g);
+
+/// Fills the decision inputs of `command` (safe-bin policy with its file-system probes, the
+/// resolution context): only for calls that are analysed.
+void prepare_decision(GatewayContext& g, const ServiceConfig& config, const std::string& command,
+                      const std::string& workdir, const std::string& path_env);
 
 /// The reference's denial for a run that needs approval when nobody can approve it.
 std::string headless_denial(config::ExecSecurity s, config::ExecAsk a, config::ExecSecurity f,
