@@ -49,6 +49,19 @@ json::Array decision_names(const std::vector<policy::ApprovalDecision>& decision
   return out;
 }
 
+// An approval as the operator channel shows it: the stored request plus id, slug, decisions,
+// times and the owning process.
+json::Object approval_json(const approvals::PendingApproval& p) {
+  json::Object o{{"id", p.id},
+                 {"slug", p.slug},
+                 {"allowedDecisions", decision_names(p.allowed_decisions)},
+                 {"createdAtMs", p.created_at_ms},
+                 {"expiresAtMs", p.expires_at_ms},
+                 {"pid", static_cast<int64_t>(::getpid())}};
+  for (const auto& kv : p.request) o[kv.key()] = kv.value();
+  return o;
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& l : lines) out += (out.empty() ? "" : "\n") + l;
@@ -102,26 +115,13 @@ void ExecService::register_pending(ExecPlan plan, CallContext ctx, ToolDone done
   in.continuation = ctx.continuation_available ? policy::ProcessContinuation::kAvailable
                                                : policy::ProcessContinuation::kUnavailable;
   policy::ApprovalToolResult pending = policy::approval_pending_result(in);
-  if (approval_events_.requested) {
-    for (const json::Object& a : pending_approvals_json()) {
-      if (a.at("id").as_string() == approval->id()) approval_events_.requested(a);
-    }
-  }
+  if (approval_events_.requested) approval_events_.requested(approval_json(*added));
   done(ToolResult{std::move(pending.text), std::move(pending.details), false});
 }
 
 std::vector<json::Object> ExecService::pending_approvals_json() const {
   std::vector<json::Object> out;
-  for (const approvals::PendingApproval& p : pending_.list(epoch_ms())) {
-    json::Object o{{"id", p.id},
-                   {"slug", p.slug},
-                   {"allowedDecisions", decision_names(p.allowed_decisions)},
-                   {"createdAtMs", p.created_at_ms},
-                   {"expiresAtMs", p.expires_at_ms},
-                   {"pid", static_cast<int64_t>(::getpid())}};
-    for (const auto& kv : p.request) o[kv.key()] = kv.value();
-    out.push_back(std::move(o));
-  }
+  for (const approvals::PendingApproval& p : pending_.list(epoch_ms())) out.push_back(approval_json(p));
   return out;
 }
 
