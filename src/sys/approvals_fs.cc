@@ -3,6 +3,7 @@
 
 #include "sys/approvals_fs.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <string_view>
 
 namespace clawexec::sys {
 namespace {
@@ -50,6 +52,32 @@ Result<std::optional<FileInfo>> lstat_path(const std::string& path) {
     return Error::from_errno("lstat " + path, err);
   }
   return std::optional<FileInfo>(to_info(st));
+}
+
+Result<std::optional<FileInfo>> stat_path(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return std::optional<FileInfo>();
+    return Error::from_errno("stat " + path, err);
+  }
+  return std::optional<FileInfo>(to_info(st));
+}
+
+Result<std::vector<std::string>> list_directory(const std::string& path) {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return Error::from_errno("opendir " + path, errno);
+  std::vector<std::string> names;
+  errno = 0;
+  while (const struct dirent* entry = ::readdir(dir)) {
+    std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+    errno = 0;
+  }
+  const int err = errno;
+  ::closedir(dir);
+  if (err != 0) return Error::from_errno("readdir " + path, err);
+  return names;
 }
 
 Result<FileInfo> fstat_fd(int fd) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "sys/fd.h"
@@ -30,8 +31,14 @@ struct FileInfo {
 /// lstat(2). A missing path (ENOENT, ENOTDIR) is nullopt.
 Result<std::optional<FileInfo>> lstat_path(const std::string& path);
 
+/// stat(2), following symlinks. A missing path (ENOENT, ENOTDIR, or a dangling link) is nullopt.
+Result<std::optional<FileInfo>> stat_path(const std::string& path);
+
 /// fstat(2).
 Result<FileInfo> fstat_fd(int fd);
+
+/// The names in a directory (without "." and ".."), in directory order.
+Result<std::vector<std::string>> list_directory(const std::string& path);
 
 /// mkdir(2) with `mode`; true when created, false when something already exists there.
 Result<bool> make_directory(const std::string& path, uint32_t mode);
