@@ -2,7 +2,8 @@
 # Installs what building, running and testing clawexec needs on Debian 12 (bookworm):
 # compilers and CMake, Boost 1.81 (Asio, Beast, JSON), CLI11, GoogleTest/GoogleMock,
 # Google Benchmark, PCRE2 (argPattern regexes), OpenSSL (SHA-256), clang (libFuzzer:
-# scripts/fuzz.sh and the fuzz.smoke test), and, with --test, Node.js plus the npm packages of the black-box tests.
+# scripts/fuzz.sh and the fuzz.smoke test), and, with --test, Node.js plus the npm packages of the
+# black-box tests and zsh (the shell-snapshot tests).
 # Safe to run repeatedly; uses sudo when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,8 @@ done
 if [ "$want_test" = 1 ]; then
   command -v node >/dev/null 2>&1 || missing+=(nodejs)
   command -v npm >/dev/null 2>&1 || missing+=(npm)
+  # zsh: the shell-snapshot tests run a fake HOME's .zshrc through a real zsh.
+  command -v zsh >/dev/null 2>&1 || missing+=(zsh)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"

@@ -9,6 +9,7 @@
 #include "daemon/setup.h"
 #include "env/env_list.h"
 #include "exec/policy_gate.h"
+#include "exec/service.h"
 #include "json/json.h"
 #include "sys/sys.h"
 
@@ -59,8 +60,18 @@ int run_policy_explain(const PolicyExplainOptions& options) {
     }
     cwd = current.value();
   }
-  const std::string* path = env::find_var(setup->service.inherited_env, "PATH");
-  boost::json::object report = exec::explain_policy(setup->service, options.command, cwd, path ? *path : std::string());
+  // The PATH a gateway command would get: the login shell's PATH and pathPrepend included.
+  std::string path;
+  {
+    boost::asio::io_context io;
+    exec::ExecService service(io, setup->service);
+    service.gateway_path([&](std::string p) {
+      path = std::move(p);
+      io.stop();
+    });
+    io.run();
+  }
+  boost::json::object report = exec::explain_policy(setup->service, options.command, cwd, path);
   std::string text = options.json ? json::stringify(boost::json::value(report), 2) + "\n" : text_report(report);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;

@@ -241,6 +241,8 @@ int run_stdio_server(const ServeOptions& options) {
   sink->on_oversized = [&](size_t n) { server.handle_oversized(n); };
   sink->on_eof = [&] { shutdown(kEofForegroundGrace); };
   start_reader(sink);
+  // The login PATH and the shell snapshot are made while the client is still initialising.
+  service.warm_up_shell_environment();
   io.run();
   if (channel) channel->stop();
   sink->detach();

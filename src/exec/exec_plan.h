@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "env/env_list.h"
+#include "exec/target.h"
+#include "json/json.h"
 
 namespace clawexec::exec {
 
@@ -15,7 +17,10 @@ class Run;
 
 /// Everything decided before spawning: where, what, in which directory and environment.
 struct ExecPlan {
-  std::string command;
+  std::string command;  // what runs: the call's command, or the policy's rendering of it
+  std::string original_command;  // the call's command as given
+  ExecHost host = ExecHost::kGateway;
+  json::Object args;  // the call's arguments (XML artifacts stripped)
   std::string workdir;
   env::EnvList env;
   int64_t yield_ms = -1;  // 0 = background at once, -1 = never
@@ -25,6 +30,12 @@ struct ExecPlan {
   std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
   std::shared_ptr<GatewayApproval> approval;  // set: a human must decide before anything runs
   env::EnvList env_overrides;  // the call's `env` (approval requests list the keys only)
+  /// tools.exec.pathPrepend with "~" expanded; re-applied inside the command on the gateway.
+  std::vector<std::string> path_prepend;
+  /// The PATH before pathPrepend (login-shell PATH merged): what a shell snapshot captures with.
+  std::string snapshot_path;
+  /// Script preflight (§3.8) before spawning: every effective policy but security=full ask=off.
+  bool preflight = false;
   /// Called with the run once it started (approval runs hook their follow-ups here).
   std::function<void(const std::shared_ptr<Run>&)> on_started;
 };

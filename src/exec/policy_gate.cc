@@ -261,6 +261,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
                                         const std::string& path_env, ApprovalRoute route) {
   GateOutcome out;
   std::shared_ptr<GatewayContext> g = TRY(gateway_context(config, &args));
+  out.preflight = !(g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff);
   if (!needs_analysis(*g)) {
     out.command = command;  // nothing the engine could refuse or ask about
     return out;

@@ -42,6 +42,8 @@ struct GateOutcome {
   /// Set when the command needs a human and the caller said it can ask one (`command` is then
   /// empty until the approval decides).
   std::shared_ptr<GatewayApproval> approval;
+  /// The effective policy is not security=full ask=off: scripts are preflighted (§3.8).
+  bool preflight = false;
 };
 
 /// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.

@@ -18,7 +18,12 @@ ExecService::ExecService(asio::io_context& io, ServiceConfig config)
       spawner_(config_.shim_path),
       registry_([](uint32_t bound) { return sys::random_below(bound); }),
       sweep_timer_(io),
-      shutdown_timer_(io) {}
+      shutdown_timer_(io),
+      shell_env_(std::make_unique<shellenv::ShellEnvironment>(
+          io, spawner_,
+          shellenv::ShellEnvironmentSettings{.server_env = config_.inherited_env,
+                                             .home = config_.home_dir,
+                                             .state_dir = config_.state_dir})) {}
 
 ExecService::~ExecService() { background_.join(); }
 
@@ -43,7 +48,7 @@ void ExecService::on_run_exited(const std::shared_ptr<Run>& run) {
 }
 
 void ExecService::finish_shutdown_if_idle() {
-  if (!shutting_down_ || !registry_.live().empty()) return;
+  if (!shutting_down_ || !registry_.live().empty() || preparing_ > 0) return;
   shutdown_timer_.cancel();
   std::vector<std::function<void()>> waiters = std::move(shutdown_waiters_);
   for (auto& w : waiters) w();
@@ -78,12 +83,22 @@ void ExecService::schedule_sweep() {
   });
 }
 
+void ExecService::begin_preparing() { ++preparing_; }
+
+bool ExecService::end_preparing() {
+  --preparing_;
+  if (!stopping_foreground_) return true;
+  finish_shutdown_if_idle();
+  return false;
+}
+
 void ExecService::shutdown(std::chrono::milliseconds foreground_grace, std::function<void()> done) {
   shutting_down_ = true;
   sweep_timer_.cancel();
   shutdown_waiters_.push_back(std::move(done));
-  if (registry_.live().empty()) return finish_shutdown_if_idle();
+  if (registry_.live().empty() && preparing_ == 0) return finish_shutdown_if_idle();
   auto cancel = [this](bool background_only) {
+    if (!background_only) stopping_foreground_ = true;
     for (const auto& s : registry_.live()) {
       if (s->control && (s->backgrounded || !background_only)) s->control->cancel();
     }

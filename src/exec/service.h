@@ -23,6 +23,7 @@
 #include "proc/spawner.h"
 #include "json/json.h"
 #include "session/registry.h"
+#include "shellenv/shell_environment.h"
 
 namespace clawexec::exec {
 
@@ -76,6 +77,10 @@ struct CallContext {
   Elicit elicit;
   /// Approvals may wait for an operator (the approval-pending result, operator channel).
   bool pending_approvals = false;
+  /// Who the call acts for in a chat channel (MCP `_meta["openclaw/channelContext"]`): set as
+  /// OPENCLAW_CHANNEL_CONTEXT for the command (reference §3.4). Empty: unknown.
+  std::string channel_sender_id;
+  std::string channel_chat_id;
 };
 
 /// tools.elevated (reference §4.3). Without a chat provider there is no allowFrom gate.
@@ -115,6 +120,10 @@ struct ServiceConfig {
 };
 
 struct ExecPlan;
+
+/// The PATH of gateway commands: the server's filtered environment with the login shell's
+/// entries and tools.exec.pathPrepend (a leading "~" expanded) put in front.
+std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path);
 
 class ExecService {
  public:
@@ -169,6 +178,15 @@ class ExecService {
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);
 
+  /// The login PATH and shell snapshots of gateway commands.
+  shellenv::ShellEnvironment& shell_environment() { return *shell_env_; }
+  /// Starts the login-shell probe and the default shell's snapshot in the background, so the
+  /// first command does not wait for them (serve calls this at startup).
+  void warm_up_shell_environment();
+  /// The PATH a gateway command gets (login-shell PATH and pathPrepend merged), for reports
+  /// such as `policy explain`; `done` runs on the io thread.
+  void gateway_path(std::function<void(std::string)> done);
+
  private:
   void on_run_exited(const std::shared_ptr<Run>& run);
   /// During shutdown, calls the waiters once no run is live any more.
@@ -193,6 +211,19 @@ class ExecService {
   std::optional<config::ExecSecurity> next_run_security_;  // from /exec, for one run
   std::optional<config::ExecAsk> next_run_ask_;
   void settle_pending(const std::string& id, std::optional<policy::ApprovalDecision> decision);
+  /// The second half of exec once the login PATH is known.
+  void exec_with_login_path(std::shared_ptr<const ServiceConfig> config, ExecPlan plan, CallContext ctx, ToolDone done,
+                            const std::optional<std::string>& login_path);
+  /// Spawns a plan whose command is final (shell snapshot decided).
+  void spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot);
+  /// Calls waiting for the login PATH or a snapshot before they spawn: shutdown waits for
+  /// them like for live runs (a call received before EOF is still answered).
+  int preparing_ = 0;
+  bool stopping_foreground_ = false;  // shutdown is stopping foreground commands too
+  void begin_preparing();
+  /// False when the call must not spawn any more (the server is stopping its commands).
+  bool end_preparing();
+  std::unique_ptr<shellenv::ShellEnvironment> shell_env_;  // after spawner_: destroyed first
 };
 
 }  // namespace clawexec::exec

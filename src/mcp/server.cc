@@ -191,6 +191,28 @@ void Server::set_level(const json::Value& id, const json::Value& params) {
   send_(rpc::make_result(id, json::Object()));
 }
 
+namespace {
+
+// `_meta["openclaw/channelContext"] = {"sender": {"id": "..."}, "chat": {"id": "..."}}`: the
+// chat identity a gateway or bridge forwards with a call (docs/tools.md "Channel context").
+// Anything else in that place is ignored, as are non-string ids.
+void read_channel_context(const json::Object& params, exec::CallContext& ctx) {
+  const json::Value* meta = json::find(params, "_meta");
+  if (!meta || !meta->is_object()) return;
+  const json::Value* channel = json::find(meta->get_object(), kChannelContextMetaKey);
+  if (!channel || !channel->is_object()) return;
+  auto id_of = [&](std::string_view member) -> std::string {
+    const json::Value* holder = json::find(channel->get_object(), member);
+    if (!holder || !holder->is_object()) return {};
+    const json::Value* id = json::find(holder->get_object(), "id");
+    return id && id->is_string() ? std::string(id->get_string()) : std::string();
+  };
+  ctx.channel_sender_id = id_of("sender");
+  ctx.channel_chat_id = id_of("chat");
+}
+
+}  // namespace
+
 void Server::call_tool(const json::Value& id, const json::Value& params) {
   const json::Value* name = params.is_object() ? json::find(params.get_object(), "name") : nullptr;
   if (!name || !name->is_string()) {
@@ -213,6 +235,7 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   in_flight_[key] = cancel;
   exec::CallContext ctx{options_.scope_key, cancel};
   ctx.pending_approvals = options_.pending_approvals;
+  read_channel_context(params.get_object(), ctx);
   if (client_elicitation_) {
     std::weak_ptr<bool> alive = alive_;
     ctx.elicit = [this, alive](std::string message, json::Object schema, std::function<void(Result<json::Object>)> answer) {

@@ -16,6 +16,9 @@
 namespace clawexec::mcp {
 
 /// Protocol versions we speak, newest first. An unknown requested version gets the newest.
+/// The tools/call `_meta` key that carries the chat identity of a call (sender and chat ids),
+/// exposed to commands as OPENCLAW_CHANNEL_CONTEXT.
+inline constexpr std::string_view kChannelContextMetaKey = "openclaw/channelContext";
 inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
 struct ServerOptions {

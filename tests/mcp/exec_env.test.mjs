@@ -130,8 +130,9 @@ describe("pager and git normalisation", { concurrency: 2 }, () => {
 
 describe("shell selection (§3.6)", { concurrency: 4 }, () => {
   const argv = "tr '\\0' ' ' < /proc/$$/cmdline";
+  // The shell's own argv, without the startup snapshot's prologue (tested below).
   async function shellLine(shell) {
-    const t = await startServer({ env: { SHELL: shell } });
+    const t = await startServer({ env: { SHELL: shell, OPENCLAW_EXEC_SHELL_SNAPSHOT: "0" } });
     try {
       return (await t.call("exec", { command: argv })).text;
     } finally {
@@ -141,6 +142,21 @@ describe("shell selection (§3.6)", { concurrency: 4 }, () => {
 
   test("SHELL=/bin/bash runs bash --noprofile --norc -c <command>", async () => {
     assert.equal(await shellLine("/bin/bash"), `/bin/bash --noprofile --norc -c ${argv}`);
+  });
+
+  test("with the startup snapshot, bash sources it and evals the command (§3.7)", async () => {
+    const t = await startServer({ env: { SHELL: "/bin/bash" } });
+    try {
+      const line = (await t.call("exec", { command: argv })).text;
+      const snap = `${t.stateDir}/cache/shell-snapshots/`;
+      const m = /^\/bin\/bash --noprofile --norc -c if \[ -r '([^']+)' \]; then \. '([^']+)'; fi\neval '(.*)'$/s.exec(line);
+      assert.ok(m, line);
+      assert.equal(m[1], m[2]);
+      assert.ok(m[1].startsWith(snap) && /^[0-9a-f]{64}\.sh$/.test(m[1].slice(snap.length)), m[1]);
+      assert.equal(m[3].replaceAll("'\\''", "'"), argv, "the command is single-quoted for eval");
+    } finally {
+      await t.close();
+    }
   });
 
   test("SHELL=/bin/sh runs sh -c <command>", async () => {

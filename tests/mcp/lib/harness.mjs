@@ -240,8 +240,22 @@ export async function rejection(promise) {
  * SHELL pinned to bash so the suite does not depend on where it runs (CI may have no SHELL, which
  * makes commands run under dash); tests of shell selection override or unset it.
  */
+/**
+ * An empty home directory shared by this test process's servers (unless a test passes its own
+ * HOME): the login-shell probe and the shell snapshot then see only the system's startup files,
+ * never the runner's own ~/.bashrc or ~/.profile.
+ */
+let emptyHome;
+function defaultHome() {
+  if (!emptyHome) {
+    emptyHome = mkdtempSync(join(tmpdir(), "clawexec-home-"));
+    process.on("exit", () => rmSync(emptyHome, { recursive: true, force: true }));
+  }
+  return emptyHome;
+}
+
 export function serverEnv(stateDir, extra = {}) {
-  const env = { ...process.env, SHELL: "/bin/bash", OPENCLAW_STATE_DIR: stateDir, ...extra };
+  const env = { ...process.env, SHELL: "/bin/bash", HOME: defaultHome(), OPENCLAW_STATE_DIR: stateDir, ...extra };
   delete env.OPENCLAW_CONFIG_PATH;
   return env;
 }

@@ -1,0 +1,270 @@
+// Planning an exec call (reference §1.4 steps 2-18 up to the spawn): argument repair, yield
+// window, elevation, host, security floor, command guards, working directory, environment
+// (channel context, login-shell PATH, pathPrepend) and the policy gate. Pure decisions over the
+// configuration and the call, apart from the file-system answers the guards and the working
+// directory need.
+
+#include "exec/exec_planning.h"
+
+#include <cmath>
+
+#include "base/strings.h"
+#include "base/time.h"
+#include "base/utf.h"
+#include "env/channel_context.h"
+#include "env/host_exec_env.h"
+#include "env/path_prepend.h"
+#include "env/shell_select.h"
+#include "exec/gateway_approval.h"
+#include "exec/outcome.h"
+#include "exec/policy_gate.h"
+#include "exec/tool_args.h"
+#include "shell/control_guard.h"
+#include "sys/sys.h"
+
+namespace clawexec::exec {
+namespace {
+
+constexpr int64_t kMinYieldMs = 10;
+constexpr int64_t kMaxYieldMs = 120'000;
+
+// Models sometimes leave a broken XML tool-call suffix on string arguments.
+void strip_xml_artifacts(json::Object& args) {
+  constexpr std::string_view kTag = "</arg_value>";
+  for (std::string_view key : {"command", "workdir", "host", "security", "ask", "node"}) {
+    auto it = args.find(key);
+    if (it == args.end() || !it->value().is_string()) continue;
+    std::string s(it->value().get_string());
+    size_t end = s.size();
+    size_t gts = 0;
+    while (end > 0 && s[end - 1] == '>') --end, ++gts;
+    // "</arg_value>" plus at least one more '>' at the very end.
+    if (gts >= 2 && end + 1 >= kTag.size() && s.compare(end + 1 - kTag.size(), kTag.size() - 1, kTag.substr(0, kTag.size() - 1)) == 0) {
+      s.erase(end + 1 - kTag.size());
+      it->value() = s;
+    }
+  }
+}
+
+int64_t yield_window_ms(const json::Object& args, int64_t default_ms) {
+  std::optional<double> requested = number_arg(args, "yieldMs");
+  double ms = requested && !std::isnan(*requested) ? *requested : static_cast<double>(default_ms);
+  if (ms < kMinYieldMs) ms = kMinYieldMs;
+  if (ms > kMaxYieldMs) ms = kMaxYieldMs;
+  return static_cast<int64_t>(ms);
+}
+
+// Reference §4.3. Without a chat provider, "allowed" is just "enabled".
+Result<bool> resolve_elevated(const ElevatedSettings& settings, std::optional<bool> requested) {
+  std::string level = settings.default_level;
+  std::string default_mode = level == "full" ? "full" : (level == "ask" || level == "on") ? "ask" : "off";
+  std::string mode;
+  if (requested) {
+    mode = *requested ? (default_mode == "full" ? "full" : "ask") : "off";
+  } else {
+    mode = settings.enabled ? default_mode : "off";
+  }
+  if (mode == "off") return false;
+  if (!settings.enabled) {
+    return Error::rejected(
+        "elevated is not available right now (runtime=direct).\n"
+        "Failing gates: enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled)\n"
+        "Fix-it keys:\n- tools.elevated.enabled\n- tools.elevated.allowFrom.<provider>\n"
+        "- agents.entries.*.tools.elevated.enabled\n- agents.entries.*.tools.elevated.allowFrom.<provider>");
+  }
+  return true;
+}
+
+// Until the approvals engine exists only the reference default (security=full, ask=off) and
+// an explicit deny are honoured; anything that would need allowlists or approval fails closed.
+struct Workdir {
+  std::string path;     // canonical directory, when available
+  std::string request;  // what was asked for (for the unavailable text)
+  bool available = false;
+};
+
+Workdir resolve_workdir(const json::Object& args, const std::string& configured_default) {
+  std::optional<std::string> raw = string_arg(args, "workdir");
+  Workdir w;
+  if (raw && !raw->empty()) {
+    std::string_view trimmed = js_trim(*raw);
+    if (trimmed.empty()) {
+      w.request = *raw;  // whitespace-only is never a directory
+      return w;
+    }
+    w.request = std::string(trimmed);
+  } else if (!configured_default.empty()) {
+    w.request = configured_default;
+  } else {
+    Result<std::string> cwd = sys::current_directory();
+    if (!cwd.ok()) {
+      w.request = "current working directory";
+      return w;
+    }
+    w.request = cwd.value();
+  }
+  // A NUL would silently cut the path short in every system call.
+  if (w.request.find('\0') != std::string::npos) return w;
+  Result<std::string> real = sys::real_path(w.request);
+  if (real.ok() && sys::is_directory(real.value())) {
+    w.path = real.value();
+    w.available = true;
+  }
+  return w;
+}
+
+env::EnvList overrides_of(const json::Object& args) {
+  env::EnvList out;
+  const json::Value* v = json::find(args, "env");
+  if (!v || !v->is_object()) return out;
+  for (const auto& kv : v->get_object()) {
+    if (kv.value().is_string()) out.emplace_back(std::string(kv.key()), std::string(kv.value().get_string()));
+  }
+  return out;
+}
+
+}  // namespace
+
+// The shell and its arguments (§3.6), resolved to an absolute path through the server's PATH.
+std::pair<std::string, std::vector<std::string>> shell_for(const env::EnvList& server_env) {
+  const std::string* shell = env::find_var(server_env, "SHELL");
+  const std::string* path = env::find_var(server_env, "PATH");
+  env::ShellSelectionInput input{.shell_env = shell ? std::optional<std::string>(*shell) : std::nullopt,
+                                 .path_env = path ? *path : "",
+                                 .is_executable = [](const std::string& p) { return sys::is_executable_file(p); }};
+  env::ShellConfig config = env::select_posix_shell(input);
+  std::string program = config.shell;
+  if (program.find('/') == std::string::npos) {
+    if (auto found = env::find_executable_on_path(program, path ? *path : "/usr/bin:/bin", input.is_executable)) {
+      program = *found;
+    }
+  }
+  if (!program.empty() && program[0] != '/') {
+    Result<std::string> cwd = sys::current_directory();
+    if (cwd.ok()) program = env::posix_join(cwd.value(), program);
+  }
+  return {program, config.args};
+}
+
+// Steps 2-14 of the reference pipeline: either a plan to run, or the result to return instead
+// (a thrown error, or the failed result of an unusable working directory).
+std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
+                                             const CallContext& ctx) {
+  if (raw_args.contains("timeout")) {
+    return ToolResult::thrown("exec parameter \"timeout\" is unsupported; use \"timeoutSeconds\" instead");
+  }
+  json::Object args = raw_args;
+  strip_xml_artifacts(args);
+  const config::ExecSettings& settings = config.exec;
+  ExecPlan plan;
+  if (ctx.continuation_available) {
+    plan.yield_ms = bool_arg(args, "background") == true ? 0 : yield_window_ms(args, settings.background_ms);
+  } else if (bool_arg(args, "background") == true || number_arg(args, "yieldMs")) {
+    plan.warnings.push_back("Warning: continuation options are unavailable; running synchronously.");
+  }
+  Result<bool> elevated = resolve_elevated(config.elevated, bool_arg(args, "elevated"));
+  if (!elevated.ok()) return ToolResult::thrown(elevated.error().message);
+  Result<std::optional<ExecHost>> requested = parse_requested_host(json::find(args, "host"));
+  if (!requested.ok()) return ToolResult::thrown(requested.error().message);
+  Result<Target> target = resolve_exec_target(
+      {.configured = settings.host, .requested = requested.value(), .elevated_requested = elevated.value()});
+  if (!target.ok()) return ToolResult::thrown(target.error().message);
+  ExecHost host = target->effective;
+  if (Result<void> floor = check_security_floor(config, host); !floor.ok()) return ToolResult::thrown(floor.error().message);
+  if (host == ExecHost::kSandbox) {
+    return ToolResult::thrown(
+        "exec host=sandbox requires a sandbox runtime for this session.\nEnable sandbox mode "
+        "(`agents.defaults.sandbox.mode=\"non-main\"` or `\"all\"`) or use host=auto/gateway/node.");
+  }
+  plan.command = string_arg(args, "command").value_or("");
+  if (plan.command.empty()) return ToolResult::thrown("Provide a command to start.");
+  if (Result<void> guard = shell::check_control_commands(plan.command); !guard.ok()) {
+    return ToolResult::thrown(guard.error().message);
+  }
+  int64_t started = steady_ms();
+  Workdir workdir = resolve_workdir(args, config.default_cwd);
+  if (!workdir.available) {
+    ExecOutcome failed = build_runtime_error_outcome(workdir_unavailable_text(workdir.request), "", steady_ms() - started);
+    return ToolResult{failed.reason, foreground_details(failed, workdir.request), true};
+  }
+  plan.workdir = workdir.path;
+  if (host == ExecHost::kGateway && !config.state_dir.empty()) {
+    shell::StateDbContext state{.state_dir = sys::canonicalize_existing_prefix(config.state_dir),
+                                .home_dir = config.home_dir,
+                                .workdir = plan.workdir,
+                                .canonicalize = [](const std::string& p) { return sys::canonicalize_existing_prefix(p); }};
+    if (Result<void> guard = shell::check_state_db_access(plan.command, state); !guard.ok()) {
+      return ToolResult::thrown(guard.error().message);
+    }
+  }
+  plan.env_overrides = overrides_of(args);
+  // The chat identity joins the requested environment (validated like it, winning over a
+  // same-named `env` entry).
+  env::EnvList requested_env = plan.env_overrides;
+  if (auto context = env::channel_context_json(ctx.channel_sender_id, ctx.channel_chat_id)) {
+    env::set_var(requested_env, env::kChannelContextKey, std::move(*context));
+  }
+  Result<env::EnvList> env = env::build_host_exec_env(config.inherited_env, requested_env);
+  if (!env.ok()) return ToolResult::thrown(env.error().message);
+  plan.env = std::move(env).value();
+  plan.host = host;
+  plan.original_command = plan.command;
+  plan.args = std::move(args);
+  return plan;
+}
+
+
+std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path) {
+  env::EnvList env = env::filter_inherited_env(config.inherited_env);
+  if (login_path) env::apply_path_prepend(env, env::path_entries(*login_path));
+  env::apply_path_prepend(env, env::expand_home_in_entries(config.exec.path_prepend, config.home_dir));
+  const std::string* path = env::find_var(env, env::find_path_key(env));
+  return path ? *path : std::string();
+}
+
+// Steps 14 (rest) to 18 once the login PATH is known: PATH assembly, the policy gate, node
+// hand-off, timeout and whether scripts are preflighted.
+std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, ExecPlan plan, const CallContext& ctx,
+                                                 const std::optional<std::string>& login_path) {
+  const config::ExecSettings& settings = config.exec;
+  const json::Object& args = plan.args;
+  if (plan.host == ExecHost::kGateway && login_path) {
+    env::apply_path_prepend(plan.env, env::path_entries(*login_path));
+  }
+  plan.snapshot_path = [&] {
+    const std::string* p = env::find_var(plan.env, env::find_path_key(plan.env));
+    return p ? *p : std::string();
+  }();
+  plan.path_prepend = env::expand_home_in_entries(settings.path_prepend, config.home_dir);
+  if (plan.host == ExecHost::kNode && !plan.path_prepend.empty()) {
+    plan.warnings.push_back(
+        "Warning: tools.exec.pathPrepend is ignored for host=node. Configure PATH on the node host/service instead.");
+    plan.path_prepend.clear();
+  } else {
+    env::apply_path_prepend(plan.env, plan.path_prepend);
+  }
+  if (plan.host == ExecHost::kGateway) {
+    const std::string* path = env::find_var(plan.env, env::find_path_key(plan.env));
+    ApprovalRoute route = ctx.elicit || ctx.pending_approvals ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
+    Result<GateOutcome> gate =
+        gateway_policy_gate(config, args, plan.command, plan.workdir, path ? *path : std::string(), route);
+    if (!gate.ok()) return ToolResult::thrown(gate.error().message);
+    plan.approval = std::move(gate->approval);
+    if (!plan.approval) plan.command = std::move(gate->command);
+    plan.warnings.insert(plan.warnings.end(), gate->warnings.begin(), gate->warnings.end());
+    plan.bookkeeping = std::move(gate->bookkeeping);
+    plan.preflight = gate->preflight;
+  }
+  if (plan.host == ExecHost::kNode) {
+    std::string node = string_arg(args, "node").value_or(settings.node.value_or(""));
+    return ToolResult::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +
+                              ". This server has no node hosts paired; run the command with host=auto or host=gateway.");
+  }
+  plan.pty = bool_arg(args, "pty") == true;
+  std::optional<double> timeout = number_arg(args, "timeoutSeconds");
+  plan.timeout_seconds = timeout ? *timeout : static_cast<double>(settings.default_timeout_seconds);
+  return plan;
+}
+
+
+}  // namespace clawexec::exec
