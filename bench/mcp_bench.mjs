@@ -10,6 +10,7 @@
 //   sessions --n N                         RSS idle and with N background `sleep 600` sessions
 //   growth   --at 0,100,1000,3000          server RSS after that many sequential `exec true` calls
 //   spawnecho --n N                        baseline for `cold`: spawn `cat`, time one line echoed back
+//   once     --cmd C                       one exec of C after initialize: its result text and time
 // Every scenario prints one JSON object on stdout. Memory comes from /proc/<pid>/status.
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
@@ -465,10 +466,21 @@ async function sessions(opts) {
   };
 }
 
+// One exec of --cmd, for checks that need the command's output (e.g. that an alias works).
+async function once(opts) {
+  const client = new RpcClient(opts.server);
+  await client.initialize();
+  const t0 = nowMs();
+  const r = await client.callTool("exec", { command: opts.cmd });
+  const ms = Math.round((nowMs() - t0) * 1000) / 1000;
+  await client.close();
+  return { scenario: "once", command: opts.cmd, is_error: !!r.isError, text: resultText(r), ms };
+}
+
 // ---------------------------------------------------------------- main
 
 const opts = parseArgs(process.argv.slice(2));
-const scenarios = { latency, bulk, cold, sessions, growth, spawnecho: spawnEcho };
+const scenarios = { latency, bulk, cold, sessions, growth, spawnecho: spawnEcho, once };
 if (!scenarios[opts.scenario]) {
   console.error(`unknown scenario ${opts.scenario}; one of ${Object.keys(scenarios).join(", ")}`);
   process.exit(2);
