@@ -40,39 +40,8 @@ fi
 BIG_TR="head -c 100000000 /dev/zero | tr '\\0' a"
 BIG_YES="yes | head -c 100000000"
 
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-load1() { cut -d' ' -f1 /proc/loadavg; }
-
-# Waits (bounded) for a quiet machine; the measured load is recorded with every result.
-wait_for_quiet() {
-  local waited=0
-  while awk -v l="$(load1)" -v m="$MAX_LOAD" 'BEGIN { exit !(l >= m) }'; do
-    if ((waited >= LOAD_WAIT)); then
-      log "load $(load1) still >= $MAX_LOAD after ${LOAD_WAIT}s; measuring anyway"
-      return
-    fi
-    ((waited == 0)) && log "load $(load1) >= $MAX_LOAD; waiting (up to ${LOAD_WAIT}s)"
-    sleep 10
-    waited=$((waited + 10))
-  done
-}
-
-# record NAME REPEAT COMMAND...: runs COMMAND (which prints one JSON object) and appends it to
-# results.jsonl wrapped with its name, repeat index and the load before and after.
-record() {
-  local name=$1 repeat=$2
-  shift 2
-  local before after out
-  before=$(load1)
-  if ! out=$("$@"); then
-    log "FAILED: $name ($*)"
-    out='{"error":"failed"}'
-  fi
-  after=$(load1)
-  printf '{"name":"%s","repeat":%s,"load_before":%s,"load_after":%s,"data":%s}\n' \
-    "$name" "$repeat" "$before" "$after" "$out" >>"$OUT_DIR/results.jsonl"
-  log "$name #$repeat done (load $before -> $after)"
-}
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
 
 # ---------------------------------------------------------------------------- build
 log "building in $BUILD_DIR"

@@ -43,38 +43,9 @@ BASH_BIN=/bin/bash
 # Nothing from the caller's shell may run in the measured shells.
 unset BASH_ENV ENV
 
-log() { printf '[shell-env %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-load1() { cut -d' ' -f1 /proc/loadavg; }
-
-wait_for_quiet() {
-  local waited=0
-  while awk -v l="$(load1)" -v m="$MAX_LOAD" 'BEGIN { exit !(l >= m) }'; do
-    if ((waited >= LOAD_WAIT)); then
-      log "load $(load1) still >= $MAX_LOAD after ${LOAD_WAIT}s; measuring anyway"
-      return
-    fi
-    ((waited == 0)) && log "load $(load1) >= $MAX_LOAD; waiting (up to ${LOAD_WAIT}s)"
-    sleep 5
-    waited=$((waited + 5))
-  done
-}
-
-# record NAME REPEAT COMMAND...: runs COMMAND (which prints one JSON object on stdout) and
-# appends it to results.jsonl with its name, round and the load before and after.
-record() {
-  local name=$1 repeat=$2
-  shift 2
-  local before after out
-  before=$(load1)
-  if ! out=$("$@" </dev/null 2>>"$OUT_DIR/stderr.log"); then
-    log "FAILED: $name ($*); see $OUT_DIR/stderr.log"
-    out='{"error":"failed"}'
-  fi
-  after=$(load1)
-  printf '{"name":"%s","repeat":%s,"load_before":%s,"load_after":%s,"data":%s}\n' \
-    "$name" "$repeat" "$before" "$after" "$out" >>"$OUT_DIR/results.jsonl"
-  log "$name #$repeat (load $before -> $after)"
-}
+BENCH_TAG=shell-env QUIET_STEP=5
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
 
 # ---------------------------------------------------------------------------- fake HOME
 # A developer's ~/.bashrc: Debian's interactive guard and history/prompt settings, tool roots
@@ -338,6 +309,7 @@ EOF
 # ---------------------------------------------------------------------------- build
 mkdir -p "$OUT_DIR"
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
+BENCH_STDERR_LOG="$OUT_DIR/stderr.log"
 log "building in $BUILD_DIR (log: $OUT_DIR/build.log)"
 if ! { cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLAWEXEC_TESTS=OFF \
   -DCLAWEXEC_BENCH=ON && cmake --build "$BUILD_DIR" -j2 --target clawexec clawexec-shim spawn_baseline; } \

@@ -184,9 +184,11 @@ void ShellEnvironment::snapshot(const std::string& shell, const std::vector<std:
 void ShellEnvironment::start_capture(const std::shared_ptr<SnapshotEntry>& entry) {
   entry->running = true;
   ++captures_started_;
-  // No snapshot at all after a failed capture: a file of an earlier capture under the same key
-  // must not stay in use (the rc file may now hold a secret).
-  auto fail = [this, entry] {
+  // A capture that could not run (time limit, file errors) keeps an earlier snapshot of the
+  // same key; one whose output is refused (secret-looking, malformed) leaves no snapshot at all,
+  // not even an earlier file under that key.
+  auto fail = [this, entry] { finish_snapshot(entry, entry->snapshot); };
+  auto refuse = [this, entry] {
     (void)sys::unlink_path(snapshot_dir_ + "/" + entry->key + ".sh");
     finish_snapshot(entry, nullptr);
   };
@@ -207,18 +209,22 @@ void ShellEnvironment::start_capture(const std::shared_ptr<SnapshotEntry>& entry
                     .cwd = sys::is_directory(settings_.home) ? settings_.home : std::string("/"),
                     .timeout_ms = kCaptureTimeoutMs,
                     .max_output_bytes = 0};
-  run_shell(io_, spawner_, spec, [this, alive = alive_, entry, output_file, stem, fail](ShellRunResult result) {
+  run_shell(io_, spawner_, spec, [this, alive = alive_, entry, output_file, stem, fail, refuse](ShellRunResult result) {
     if (!*alive) return;
     Result<std::string> captured = sys::read_whole_file(output_file);
     (void)sys::unlink_path(output_file);
     if (!result.succeeded() || !captured.ok()) return fail();
     std::optional<SnapshotFile> text = build_snapshot_file(captured.value());
-    if (!text) return fail();
+    if (!text) return refuse();
     std::string temp = stem + ".tmp";
     if (!sys::replace_file_atomically(temp, text->text, 0600, sys::Durability::kNone).ok()) return fail();
-    validate_then(entry, temp, [this, entry, temp, fail](bool ok) {
+    validate_then(entry, temp, [this, entry, temp, fail, refuse](bool ok) {
       std::string file = snapshot_dir_ + "/" + entry->key + ".sh";
-      if (!ok || !sys::rename_path(temp, file).ok()) {
+      if (!ok) {
+        (void)sys::unlink_path(temp);
+        return refuse();  // it does not source cleanly: never use it
+      }
+      if (!sys::rename_path(temp, file).ok()) {
         (void)sys::unlink_path(temp);
         return fail();
       }

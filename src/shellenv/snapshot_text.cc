@@ -185,8 +185,12 @@ std::optional<SnapshotFile> build_snapshot_file(std::string_view output) {
     size_t eq = part.find('=');
     if (eq == std::string_view::npos) continue;
     std::string_view name = part.substr(0, eq);
-    if (is_valid_env_name(name) && is_safe_name(name) && !is_secret_env_name(name)) {
-      env::set_var(exported, name, std::string(part.substr(eq + 1)));
+    std::string_view value = part.substr(eq + 1);
+    // A value that itself looks like a credential is left out (the variable then keeps the
+    // command's own value); the rest of the snapshot stays usable.
+    if (is_valid_env_name(name) && is_safe_name(name) && !is_secret_env_name(name) &&
+        !contains_secret_shell_state(value)) {
+      env::set_var(exported, name, std::string(value));
     }
   }
   std::sort(exported.begin(), exported.end());

@@ -55,6 +55,7 @@ std::string sh_quote(std::string_view value);
 
 /// The snapshot file built from a capture's output, or nullopt when the markers are missing or
 /// the aliases/functions contain anything secret-looking (then no snapshot may exist at all).
+/// Exports are limited to the safe names; a value that looks like a credential is left out.
 /// `exported_path` receives the PATH the snapshot exports, when it does.
 struct SnapshotFile {
   std::string text;

@@ -65,6 +65,15 @@ TEST(SnapshotFile, HoldsAliasesFunctionsAndSafeExportsOnly) {
   EXPECT_EQ(file->text.find("sk-123"), std::string::npos);
 }
 
+TEST(SnapshotFile, SecretLookingValuesOfSafeNamesAreLeftOut) {
+  std::string env_zero = "PATH=/usr/bin\0CDPATH=.:ghp_abcdef\0MANPATH=/usr/share/man\0"s;
+  std::optional<SnapshotFile> file = build_snapshot_file(capture_output("", env_zero));
+  ASSERT_TRUE(file);
+  EXPECT_EQ(file->text.find("ghp_"), std::string::npos);
+  EXPECT_EQ(file->text.find("CDPATH"), std::string::npos);
+  EXPECT_NE(file->text.find("export MANPATH='/usr/share/man'"), std::string::npos);
+}
+
 TEST(SnapshotFile, NoSnapshotAtAllWhenAnAliasCarriesASecret) {
   EXPECT_EQ(build_snapshot_file(capture_output("alias a='x'\nalias gh2='GITHUB_TOKEN=ghp_x gh'", "PATH=/x\0"s)),
             std::nullopt);

@@ -4,7 +4,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFileSync, existsSync, realpathSync } from "node:fs";
+import { writeFileSync, existsSync, realpathSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CLAWEXEC, scratchDir, serverEnv } from "./lib/harness.mjs";
 
@@ -114,5 +114,47 @@ describe("clawexec policy explain", { concurrency: 4 }, () => {
   test("a missing command is a usage error", () => {
     const r = explain([]);
     assert.equal(r.code, 2);
+  });
+});
+
+describe("policy explain resolves with the PATH gateway commands get", () => {
+  test("pathPrepend and the login shell's PATH take part in executable resolution", () => {
+    const st = scratchDir("clawexec-state-");
+    const home = scratchDir("clawexec-home-");
+    try {
+      const tools = join(home.dir, "tools");
+      const login = join(home.dir, "login-bin");
+      mkdirSync(tools);
+      mkdirSync(login);
+      for (const f of [join(tools, "mytool"), join(login, "logintool")]) writeFileSync(f, "#!/bin/sh\necho hi\n", { mode: 0o755 });
+      writeFileSync(join(home.dir, ".profile"), `export PATH="${login}:$PATH"\n`);
+      writeFileSync(
+        join(st.dir, "openclaw.json"),
+        JSON.stringify({ tools: { exec: { security: "allowlist", ask: "off", pathPrepend: ["~/tools"] } } }),
+      );
+      writeFileSync(
+        join(st.dir, "exec-approvals.json"),
+        JSON.stringify({ version: 1, agents: { main: { allowlist: [{ pattern: `${tools}/*` }, { pattern: `${login}/*` }] } } }),
+      );
+      const run = (command) => {
+        const r = spawnSync(CLAWEXEC, ["policy", "explain", "--json", "--", command], {
+          env: serverEnv(st.dir, { HOME: home.dir, PATH: "/usr/bin:/bin" }),
+          cwd: work.dir,
+          encoding: "utf8",
+          timeout: 20000,
+        });
+        assert.equal(r.status, 0, r.stderr);
+        return JSON.parse(r.stdout);
+      };
+      const prepended = run("mytool");
+      assert.equal(prepended.segments[0].resolvedPath, join(tools, "mytool"));
+      assert.equal(prepended.decision, "allow");
+      const fromLogin = run("logintool");
+      assert.equal(fromLogin.segments[0].resolvedPath, join(login, "logintool"));
+      assert.equal(fromLogin.decision, "allow");
+    } finally {
+      st.cleanup();
+      home.cleanup();
+    }
   });
 });

@@ -28,7 +28,9 @@ async function withHome(files, options, fn) {
     const path = typeof options.path === "function" ? options.path(home.dir) : options.path ?? BASE_PATH;
     const env = typeof options.env === "function" ? options.env(home.dir) : options.env ?? {};
     const config = typeof options.config === "function" ? options.config(home.dir) : options.config;
+    const approvals = typeof options.approvals === "function" ? options.approvals(home.dir) : options.approvals;
     const s = await startServer({
+      ...(approvals === undefined ? {} : { approvals }),
       env: { HOME: home.dir, PATH: path, ...env },
       // Variables from the runner's environment that would change what the startup files see.
       unsetEnv: ["ZDOTDIR", "OPENAI_API_KEY", "NVM_DIR", "OPENCLAW_EXEC_SHELL_SNAPSHOT", "OPENCLAW_SHELL_ENV_TIMEOUT_MS", "ENV"]
@@ -182,6 +184,31 @@ describe("login-shell PATH (§3.5, §8.2 #19, #26)", { concurrency: 2 }, () => {
   test("a per-call PATH is refused before anything runs (§8.2 #19)", async () => {
     await withHome({ ".profile": countingProfile(["login-a"]) }, {}, async (s) => {
       await expectThrownExec(s, { env: { PATH: "/x" } }, "Security Violation: Custom 'PATH' variable is forbidden during host execution.");
+    });
+  });
+});
+
+describe("the policy engine sees the same PATH (§3.5 with §4)", () => {
+  test("under security=allowlist, login-shell and pathPrepend directories resolve, and rendered commands skip the snapshot", async () => {
+    const files = {
+      ".profile": 'export PATH="$HOME/login-bin:$PATH"\n',
+      ".bashrc": "alias logintool='echo from-alias'\n",
+      "login-bin/logintool": printer("L"),
+      "tools-a/whichone": printer("A"),
+    };
+    const options = {
+      config: (home) => ({ tools: { exec: { security: "allowlist", ask: "off", pathPrepend: [`${home}/tools-a`] } } }),
+      approvals: (home) => ({
+        version: 1,
+        agents: { main: { allowlist: [{ pattern: `${home}/login-bin/*` }, { pattern: `${home}/tools-a/*` }] } },
+      }),
+    };
+    await withHome(files, options, async (s) => {
+      const login = await s.call("exec", { command: "logintool" });
+      assert.equal(login.text, "L", "resolved through the login PATH and run as that path, not the alias");
+      const prepended = await s.call("exec", { command: "whichone" });
+      assert.equal(prepended.text, "A");
+      await expectThrownExec(s, {}, "exec denied: allowlist miss");
     });
   });
 });
