@@ -135,15 +135,31 @@ void ShellEnvironment::start_login_probe(const std::string& signature) {
 void ShellEnvironment::snapshot(const std::string& shell, const std::vector<std::string>& shell_args,
                                 const std::string& path_value, SnapshotDone done) {
   if (!snapshots_enabled_ || snapshot_dir_.empty() || !snapshot_supported(shell, shell_args)) return done(nullptr);
-  env::EnvList base = settings_.server_env;
-  env::set_var(base, "PATH", path_value);
-  env::EnvList capture = capture_env(base, settings_.home);
   std::vector<StartupFileState> startup;
   const std::string* zdotdir = server_var(settings_.server_env, "ZDOTDIR");
   for (const std::string& file : snapshot_startup_files(shell, settings_.home, zdotdir ? *zdotdir : std::string())) {
     startup.push_back(file_state(file));
   }
-  std::string key = snapshot_key(shell, shell_args, settings_.home, settings_.state_dir, capture, startup);
+  // The server environment, home and state dir are fixed, so these inputs decide the key; the
+  // hash is computed once per distinct set of them, not per command.
+  std::string inputs = shell + '\0' + path_value;
+  for (const std::string& a : shell_args) inputs += '\0' + a;
+  for (const StartupFileState& f : startup) {
+    inputs += '\0' + f.path + ':' + std::to_string(f.mtime_ns.value_or(-1)) + ':' + std::to_string(f.size.value_or(-1)) +
+              ':' + std::to_string(f.inode.value_or(0));
+  }
+  auto known = keys_.find(inputs);
+  if (known == keys_.end()) {
+    if (keys_.size() >= kMaxSnapshotEntries) keys_.clear();
+    env::EnvList base = settings_.server_env;
+    env::set_var(base, "PATH", path_value);
+    env::EnvList capture_environment = capture_env(base, settings_.home);
+    std::string computed =
+        snapshot_key(shell, shell_args, settings_.home, settings_.state_dir, capture_environment, startup);
+    known = keys_.emplace(inputs, std::make_pair(std::move(computed), std::move(capture_environment))).first;
+  }
+  const std::string& key = known->second.first;
+  env::EnvList capture = known->second.second;
   auto it = snapshots_.find(key);
   if (it != snapshots_.end()) {
     std::shared_ptr<SnapshotEntry> entry = it->second;

@@ -77,6 +77,8 @@ class ShellEnvironment {
   std::string snapshot_dir_;
   std::unique_ptr<LoginState> login_;
   std::map<std::string, std::shared_ptr<SnapshotEntry>> snapshots_;
+  /// Key inputs (shell, args, PATH, startup file identities) -> {key, capture environment}.
+  std::map<std::string, std::pair<std::string, env::EnvList>> keys_;
   bool stale_files_removed_ = false;
   int probes_started_ = 0;
   int captures_started_ = 0;
