@@ -28,6 +28,12 @@ namespace {
 constexpr int64_t kMinYieldMs = 10;
 constexpr int64_t kMaxYieldMs = 120'000;
 
+// The env's PATH value (under whatever key holds it), "" when there is none.
+std::string path_value(const env::EnvList& env) {
+  const std::string* path = env::find_var(env, env::find_path_key(env));
+  return path ? *path : std::string();
+}
+
 // Models sometimes leave a broken XML tool-call suffix on string arguments.
 void strip_xml_artifacts(json::Object& args) {
   constexpr std::string_view kTag = "</arg_value>";
@@ -126,7 +132,7 @@ env::EnvList overrides_of(const json::Object& args) {
 }  // namespace
 
 // The shell and its arguments (§3.6), resolved to an absolute path through the server's PATH.
-std::pair<std::string, std::vector<std::string>> shell_for(const env::EnvList& server_env) {
+ShellInvocation shell_for(const env::EnvList& server_env) {
   const std::string* shell = env::find_var(server_env, "SHELL");
   const std::string* path = env::find_var(server_env, "PATH");
   env::ShellSelectionInput input{.shell_env = shell ? std::optional<std::string>(*shell) : std::nullopt,
@@ -213,13 +219,14 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   return plan;
 }
 
-
-std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path) {
+std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path,
+                                 PathPrependPart prepend) {
   env::EnvList env = env::filter_inherited_env(config.inherited_env);
   if (login_path) env::apply_path_prepend(env, env::path_entries(*login_path));
-  env::apply_path_prepend(env, env::expand_home_in_entries(config.exec.path_prepend, config.home_dir));
-  const std::string* path = env::find_var(env, env::find_path_key(env));
-  return path ? *path : std::string();
+  if (prepend == PathPrependPart::kIncluded) {
+    env::apply_path_prepend(env, env::expand_home_in_entries(config.exec.path_prepend, config.home_dir));
+  }
+  return path_value(env);
 }
 
 // Steps 14 (rest) to 18 once the login PATH is known: PATH assembly, the policy gate, node
@@ -231,10 +238,7 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
   if (plan.host == ExecHost::kGateway && login_path) {
     env::apply_path_prepend(plan.env, env::path_entries(*login_path));
   }
-  plan.snapshot_path = [&] {
-    const std::string* p = env::find_var(plan.env, env::find_path_key(plan.env));
-    return p ? *p : std::string();
-  }();
+  plan.snapshot_path = path_value(plan.env);
   plan.path_prepend = env::expand_home_in_entries(settings.path_prepend, config.home_dir);
   if (plan.host == ExecHost::kNode && !plan.path_prepend.empty()) {
     plan.warnings.push_back(
@@ -244,10 +248,8 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
     env::apply_path_prepend(plan.env, plan.path_prepend);
   }
   if (plan.host == ExecHost::kGateway) {
-    const std::string* path = env::find_var(plan.env, env::find_path_key(plan.env));
     ApprovalRoute route = ctx.elicit || ctx.pending_approvals ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
-    Result<GateOutcome> gate =
-        gateway_policy_gate(config, args, plan.command, plan.workdir, path ? *path : std::string(), route);
+    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env), route);
     if (!gate.ok()) return ToolResult::thrown(gate.error().message);
     plan.approval = std::move(gate->approval);
     if (!plan.approval) plan.command = std::move(gate->command);

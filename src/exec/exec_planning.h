@@ -15,7 +15,7 @@
 namespace clawexec::exec {
 
 /// The shell and its arguments (§3.6), resolved to an absolute path through the server's PATH.
-std::pair<std::string, std::vector<std::string>> shell_for(const env::EnvList& server_env);
+ShellInvocation shell_for(const env::EnvList& server_env);
 
 /// Steps 2-14 up to the environment: a plan (host, workdir, env without the login PATH) or the
 /// result to return instead (a thrown error, or the failed result of an unusable workdir).

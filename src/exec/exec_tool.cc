@@ -44,7 +44,7 @@ std::optional<std::string> nul_byte_problem(const ExecPlan& plan, const std::str
 }
 
 RunRequest run_request(const ServiceConfig& config, const ExecPlan& plan, const CallContext& ctx,
-                       const std::pair<std::string, std::vector<std::string>>& shell, const std::string& shell_command) {
+                       const ShellInvocation& shell, const std::string& shell_command) {
   RunRequest request;
   request.command = plan.command;
   request.cwd = plan.workdir;
@@ -160,22 +160,21 @@ void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
   auto shell = shell_for(config_.inherited_env);
   bool snapshot_wanted = plan.host == ExecHost::kGateway && plan.command == plan.original_command &&
                          shell_env_->snapshots_enabled() && shellenv::snapshot_supported(shell.first, shell.second);
-  if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), nullptr);
+  if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), shell, nullptr);
   auto pending = std::make_shared<std::tuple<ExecPlan, CallContext, ToolDone>>(std::move(plan), std::move(ctx), std::move(done));
   std::string capture_path = std::get<0>(*pending).snapshot_path;
   begin_preparing();
   shell_env_->snapshot(shell.first, shell.second, capture_path,
-                       [this, pending](std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
+                       [this, pending, shell](std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
                          auto& [p, c, d] = *pending;
                          if (!end_preparing()) return d(ToolResult::thrown(kStoppingText));
                          if (c.cancel && c.cancel->cancelled()) return d(ToolResult::thrown("Tool execution was aborted"));
-                         spawn_plan(std::move(p), std::move(c), std::move(d), std::move(snapshot));
+                         spawn_plan(std::move(p), std::move(c), std::move(d), shell, std::move(snapshot));
                        });
 }
 
-void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done,
+void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, const ShellInvocation& shell,
                              std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
-  auto shell = shell_for(config_.inherited_env);
   // pathPrepend goes inside the command (after the snapshot's exports), so nothing the shell
   // sources can put other directories in front of it.
   std::string shell_command = plan.command;
@@ -201,12 +200,11 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done,
 
 void ExecService::warm_up_shell_environment() {
   if (config_.exec.host == ExecHost::kNode || config_.exec.host == ExecHost::kSandbox) return;
+  // The snapshot a command will ask for: captured with the PATH before pathPrepend.
   shell_env_->login_path([this](const std::optional<std::string>& login_path) {
-    env::EnvList env = env::filter_inherited_env(config_.inherited_env);
-    if (login_path) env::apply_path_prepend(env, env::path_entries(*login_path));
-    const std::string* path = env::find_var(env, env::find_path_key(env));
     auto shell = shell_for(config_.inherited_env);
-    shell_env_->snapshot(shell.first, shell.second, path ? *path : std::string(), [](auto) {});
+    shell_env_->snapshot(shell.first, shell.second,
+                         gateway_command_path(config_, login_path, PathPrependPart::kLeftOut), [](auto) {});
   });
 }
 

@@ -122,8 +122,13 @@ struct ServiceConfig {
 struct ExecPlan;
 
 /// The PATH of gateway commands: the server's filtered environment with the login shell's
-/// entries and tools.exec.pathPrepend (a leading "~" expanded) put in front.
-std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path);
+/// entries and (unless left out) tools.exec.pathPrepend, a leading "~" expanded, put in front.
+enum class PathPrependPart { kIncluded, kLeftOut };
+std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path,
+                                 PathPrependPart prepend = PathPrependPart::kIncluded);
+
+/// A shell and its arguments before the command text.
+using ShellInvocation = std::pair<std::string, std::vector<std::string>>;
 
 class ExecService {
  public:
@@ -215,7 +220,8 @@ class ExecService {
   void exec_with_login_path(std::shared_ptr<const ServiceConfig> config, ExecPlan plan, CallContext ctx, ToolDone done,
                             const std::optional<std::string>& login_path);
   /// Spawns a plan whose command is final (shell snapshot decided).
-  void spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot);
+  void spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, const ShellInvocation& shell,
+                  std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot);
   /// Calls waiting for the login PATH or a snapshot before they spawn: shutdown waits for
   /// them like for live runs (a call received before EOF is still answered).
   int preparing_ = 0;
