@@ -11,6 +11,7 @@
 
 #include "exec/script_preflight.h"
 
+#include "env/shell_select.h"
 #include "shell/lexical_path.h"
 #include "shell/script_preflight.h"
 #include "sys/bounded_read.h"
@@ -18,11 +19,6 @@
 
 namespace clawexec::exec {
 namespace {
-
-std::string base_name(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // The path of `absolute` below `root` (both normalised), or "" when it is not strictly below.
 std::string relative_below(const std::string& root, const std::string& absolute) {
@@ -55,7 +51,7 @@ Result<void> run_script_preflight(const std::string& command, const std::string&
     if (!read.ok()) return Error{read.error().code, read.error().sys_errno, "exec preflight: " + read.error().message};
     if (!read->content) continue;
     if (std::optional<std::string> finding =
-            shell::scan_script_content(target.language, *read->content, base_name(absolute))) {
+            shell::scan_script_content(target.language, *read->content, env::posix_basename(absolute))) {
       return Error::rejected(std::move(*finding));
     }
   }

@@ -11,9 +11,6 @@
 
 namespace clawexec::shell::preflight {
 
-/// NAME=value with a value free of line terminators (the reference's `^[A-Za-z_]\w*=.*$`).
-bool is_env_assignment(std::string_view token);
-
 /// The token trimmed (JavaScript white space) and ASCII-lowercased: how the reference compares
 /// executable names and file extensions (no other case mapping can produce these ASCII names).
 std::string normalized(std::string_view token);

@@ -14,6 +14,7 @@
 
 #include "base/strings.h"
 #include "base/utf.h"
+#include "shell/executable.h"
 #include "shell/script_preflight.h"
 #include "shell/script_preflight_internal.h"
 
@@ -107,22 +108,6 @@ std::vector<std::string> node_scripts(const Argv& args, size_t from) {
 
 }  // namespace
 
-bool is_env_assignment(std::string_view token) {
-  size_t eq = token.find('=');
-  if (eq == std::string_view::npos || eq == 0) return false;
-  auto word_char = [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  };
-  if (token[0] >= '0' && token[0] <= '9') return false;
-  for (size_t i = 0; i < eq; ++i) {
-    if (!word_char(token[i])) return false;
-  }
-  // JavaScript's `.` does not match line terminators: \n, \r, U+2028, U+2029.
-  std::string_view value = token.substr(eq + 1);
-  return value.find_first_of("\n\r") == std::string_view::npos &&
-         value.find("\xE2\x80\xA8") == std::string_view::npos && value.find("\xE2\x80\xA9") == std::string_view::npos;
-}
-
 std::string normalized(std::string_view token) { return ascii_lower(js_trim(token)); }
 
 bool has_extension(std::string_view token, std::string_view extension) {
@@ -143,7 +128,7 @@ bool is_python_name(std::string_view name) {
 bool is_interpreter_name(std::string_view name) { return is_python_name(name) || name == "node"; }
 
 size_t skip_assignments(const Argv& argv, size_t from) {
-  while (from < argv.size() && is_env_assignment(argv[from])) ++from;
+  while (from < argv.size() && is_env_assignment_token(argv[from])) ++from;
   return from;
 }
 
@@ -157,7 +142,7 @@ Argv strip_env_prefix(const Argv& argv) {
       ++i;
       break;
     }
-    if (is_env_assignment(token)) {
+    if (is_env_assignment_token(token)) {
       ++i;
       continue;
     }
