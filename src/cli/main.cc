@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/policy_commands.h"
+#include "shell/word.h"
 #include "daemon/apply_patch_cli.h"
 #include "daemon/exec_once.h"
 #include "daemon/policy_explain.h"
@@ -31,21 +32,21 @@ std::string shell_join(const std::vector<std::string>& words) {
     if (!out.empty()) out.push_back(' ');
     bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                                                    "@%+=:,./-_") == std::string::npos;
-    if (plain) {
-      out += w;
-      continue;
-    }
-    out.push_back('\'');
-    for (char c : w) {
-      if (c == '\'') {
-        out += "'\\''";
-      } else {
-        out.push_back(c);
-      }
-    }
-    out.push_back('\'');
+    out += plain ? w : clawexec::shell::single_quote(w);
   }
   return out;
+}
+
+// The words after the first "--" of `exec` and `policy explain` are the command, verbatim: they
+// are kept away from CLI11, which would read "[ -n x ]" as a list and drop its brackets.
+size_t command_words_start(int argc, char** argv) {
+  bool takes_command = (argc > 1 && std::string_view(argv[1]) == "exec") ||
+                       (argc > 2 && std::string_view(argv[1]) == "policy" && std::string_view(argv[2]) == "explain");
+  if (!takes_command) return 0;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") return static_cast<size_t>(i);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
   CLI::Option* timeout_opt = exec_cmd->add_option("--timeout", timeout, "Timeout in seconds (0 disables)");
   exec_cmd->add_flag("--pty", once.pty, "Run in a pseudo-terminal");
   exec_cmd->add_option("--agent", once.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
-  exec_cmd->add_option("command", words, "The command (after --)")->required();
+  exec_cmd->add_option("command", words, "The command (after --)");
 
   clawexec::daemon::ApplyPatchCliOptions patch_opts;
   std::string patch_workdir;
@@ -99,13 +100,22 @@ int main(int argc, char** argv) {
   explain_cmd->add_flag("--json", explain.json, "Print the analysis as JSON");
   explain_cmd->add_option("--agent", explain.agent_id, "Agent id whose policy applies");
   CLI::Option* explain_cwd_opt = explain_cmd->add_option("--cwd", explain_cwd, "Working directory to resolve in");
-  explain_cmd->add_option("command", explain_words, "The command (after --)")->required();
+  explain_cmd->add_option("command", explain_words, "The command (after --)");
 
+  size_t split = command_words_start(argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(split > 0 ? static_cast<int>(split) : argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+  if (split > 0) {
+    std::vector<std::string>& target = *explain_cmd ? explain_words : words;
+    target.assign(argv + split + 1, argv + argc);
+  }
+  if ((*exec_cmd && words.empty()) || (*explain_cmd && explain_words.empty())) {
+    std::fprintf(stderr, "clawexec: a command is required (after --)\n");
+    return 2;
   }
   if (operator_exit >= 0) return operator_exit;
   if (*serve_cmd) {

@@ -222,6 +222,20 @@ std::string_view operator_kind(std::string_view between, std::string& text) {
 
 void walk_source(Walker& w, const Source& src);
 
+std::string_view separator_kind(Separator next, std::string& text) {
+  switch (next) {
+    case Separator::kAnd: text = "&&"; return "and";
+    case Separator::kOr: text = "||"; return "or";
+    case Separator::kPipe: text = "|"; return "pipe";
+    case Separator::kPipeStderr: text = "|&"; return "stderr-pipe";
+    case Separator::kSequence: text = ";"; return "sequence";
+    case Separator::kBackground: text = "&"; return "background";
+    case Separator::kNewline: text = "\n"; return "newline-sequence";
+    case Separator::kNone: break;
+  }
+  return {};
+}
+
 // Every substitution the parser read, wherever it sits (inside ${...}, $((...)), an assignment,
 // a redirect target), is a risk, even where no word part shows it.
 void collect_substitution_sites(Walker& w, const Source& src, const Script& script) {
@@ -401,7 +415,10 @@ void walk_source(Walker& w, const Source& src) {
       const ExplainStep& b = w.out.steps[idx[k + 1]];
       if (b.local_begin < a.local_end) continue;  // nested inside a's words
       std::string text;
-      std::string_view kind = operator_kind(src.text.substr(a.local_end, b.local_begin - a.local_end), text);
+      // The parser's reading of the operator after `a`; the text between the two commands is
+      // scanned only where the parser has none (a comment holding "&&" is not an operator).
+      std::string_view kind = separator_kind(a.next, text);
+      if (kind.empty()) kind = operator_kind(src.text.substr(a.local_end, b.local_begin - a.local_end), text);
       if (kind.empty()) continue;
       ExplainOperator op;
       op.id = w.out.operators.size();

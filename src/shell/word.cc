@@ -269,9 +269,11 @@ std::optional<std::string> exact_word_value(const Word& word) {
     switch (c) {
       case '*':
       case '?':
-      case '[':
-      case '{':
-        return std::nullopt;  // pathname or brace expansion (a lone ] or } is plain text)
+        return std::nullopt;  // pathname expansion
+      case '[':  // a bracket pattern or a brace expansion needs its closing character later
+      case '{':  // in the word (quoted or not, to stay on the safe side); alone it is plain text
+        if (word.value.find(c == '[' ? ']' : '}', i + 1) != std::string::npos) return std::nullopt;
+        break;
       case '~':
         if (i == 0 || after_assignment_char) return std::nullopt;  // tilde expansion
         break;

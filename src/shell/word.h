@@ -51,7 +51,7 @@ struct Word {
 /// The exact argument the shell passes for this word, whatever the environment, the file
 /// system, the locale and the POSIX shell (bash, dash, zsh, ksh) that runs it: nullopt when the
 /// word has an expansion or a locale-dependent part, or an unquoted character any of those
-/// shells may expand (* ? [ {, a leading ~ or =, a ~ after an unquoted = or :). A word
+/// shells may expand (* ?, a [ or { with a ] or } after it, a leading ~ or =, a ~ after an unquoted = or :). A word
 /// with an exact value can be rendered single-quoted without changing what runs.
 std::optional<std::string> exact_word_value(const Word& word);
 

@@ -108,8 +108,10 @@ TEST(ExactWordValue, IsTheValueOnlyWhenNoShellCanExpandTheWord) {
   EXPECT_EQ(exact_word_value(argument_of(R"(echo a'b c'"d"\ e)")), "ab cd e");
   EXPECT_EQ(exact_word_value(argument_of("echo HEAD~1")), "HEAD~1");
   EXPECT_EQ(exact_word_value(argument_of("echo ]")), "]");
+  EXPECT_EQ(exact_word_value(argument_of("echo [")), "[");
+  EXPECT_EQ(exact_word_value(argument_of("echo a{b")), "a{b");
   EXPECT_EQ(exact_word_value(argument_of(R"(echo '~' \* "{a,b}")")), "~");
-  for (std::string_view word : {"*.txt", "a?", "[ab]", "{a,b}", "~", "~/x", "a=~", "a=b:~", "--x=~", "=ls", "$x",
+  for (std::string_view word : {"*.txt", "a?", "[ab]", "a[b']'", "{a,b}", "x{}", "~", "~/x", "a=~", "a=b:~", "--x=~", "=ls", "$x",
                                 "\"$x\"", "$(id)", "$'\\u00e9'", "$\"ab\""}) {
     EXPECT_FALSE(exact_word_value(argument_of("echo " + std::string(word)))) << word;
   }

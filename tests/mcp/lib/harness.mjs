@@ -262,7 +262,8 @@ export function serverEnv(stateDir, extra = {}) {
 
 /**
  * Spawns `clawexec serve` directly (no SDK) for protocol-level tests: send raw lines, await
- * responses by id. options.env adds variables, options.unsetEnv removes them. Returns { child, pid,
+ * responses by id. options.env adds variables, options.unsetEnv removes them, options.config and
+ * options.approvals write the state dir's files. Returns { child, pid,
  * send, sendLine, message, response, request, initialize, callTool, messages, exited, stderr, close }.
  */
 export async function startRawServer(options = {}) {
@@ -270,6 +271,15 @@ export async function startRawServer(options = {}) {
   const state = scratchDir("clawexec-state-");
   const env = serverEnv(state.dir, options.env ?? {});
   for (const key of options.unsetEnv ?? []) delete env[key];
+  // options.config / options.approvals: as for startServer.
+  const { writeFileSync } = await import("node:fs");
+  if (options.config !== undefined) {
+    const text = typeof options.config === "string" ? options.config : JSON.stringify(options.config);
+    writeFileSync(join(state.dir, "openclaw.json"), text);
+  }
+  if (options.approvals !== undefined) {
+    writeFileSync(join(state.dir, "exec-approvals.json"), JSON.stringify(options.approvals));
+  }
   const child = spawn(CLAWEXEC, ["serve"], {
     env,
     cwd: state.dir,
