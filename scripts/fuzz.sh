@@ -2,7 +2,9 @@
 # Builds the libFuzzer targets (fuzz/) with clang in their own build tree and runs each one for
 # SECONDS (default 60) on a working copy of its seed corpus (fuzz/corpus/<target>/, never
 # written to). Exits non-zero when a target fails to build or finds a crash, a timeout, a leak
-# or a broken property; the reproducer is written to $BUILD_DIR/fuzz-artifacts/.
+# or a broken property; the reproducer is written to $BUILD_DIR/fuzz-artifacts/. Then (not with
+# SMOKE=1) it runs the analyzer-vs-shell differential test (tests/differential) on a long corpus
+# with a fresh seed, which it prints so a failure can be reproduced.
 #
 #   scripts/fuzz.sh [SECONDS]
 #
@@ -12,6 +14,9 @@
 #   JOBS       build parallelism (default: nproc)
 #   SMOKE=1    deterministic short run for the test suite: fixed seed, a fixed number of
 #              executions per target (SECONDS is then only an upper bound), fresh working corpus
+#   DIFF_COUNT commands of the differential corpus (default 50000; 0 skips it)
+#   DIFF_SEED  its seed (default: from the clock)
+#   DIFF_BUILD_DIR  the g++ test build tree it is built in (default <repo>/build)
 # Reproduce a finding: $BUILD_DIR/fuzz/<target> <artifact file>
 set -euo pipefail
 
@@ -75,6 +80,23 @@ for t in $TARGETS; do
     failed+=("$t")
   fi
 done
+
+DIFF_COUNT=${DIFF_COUNT:-50000}
+if [[ ${SMOKE:-0} != 1 && $DIFF_COUNT != 0 ]]; then
+  DIFF_BUILD_DIR=${DIFF_BUILD_DIR:-$ROOT/build}
+  DIFF_SEED=${DIFF_SEED:-$(date +%s)}
+  log "differential: $DIFF_COUNT commands, seed $DIFF_SEED (CLAWEXEC_DIFF_SEED=$DIFF_SEED to reproduce)"
+  [[ -f $DIFF_BUILD_DIR/build.ninja ]] || cmake -S "$ROOT" -B "$DIFF_BUILD_DIR" -G Ninja >/dev/null
+  cmake --build "$DIFF_BUILD_DIR" -j "$JOBS" --target differential_test argv_stub >/dev/null
+  if CLAWEXEC_DIFF_COUNT=$DIFF_COUNT CLAWEXEC_DIFF_SEED=$DIFF_SEED "$DIFF_BUILD_DIR/tests/differential_test" \
+      >"$BUILD_DIR/fuzz-logs/differential.log" 2>&1; then
+    log "differential: ok ($(grep -o 'differential: .*' "$BUILD_DIR/fuzz-logs/differential.log"))"
+  else
+    log "differential: FAILED (log: $BUILD_DIR/fuzz-logs/differential.log)"
+    grep -A12 Failure "$BUILD_DIR/fuzz-logs/differential.log" | head -n 60 >&2
+    failed+=(differential)
+  fi
+fi
 
 if ((${#failed[@]})); then
   log "failed: ${failed[*]}; reproducers in $BUILD_DIR/fuzz-artifacts/"

@@ -291,6 +291,11 @@ Result<size_t> Parser::parse_command(bool function_body) {
   bool herestring_ok =
       function_body || at_keyword("if") || at_keyword("while") || at_keyword("until");
   if (negated && peek() != '(' && !at_keyword("[[")) {
+    // bash (and dash) negate the compound command itself; tree-sitter-bash reads its keyword as
+    // a command name. Neither reading is followed: the line is unanalyzable.
+    for (std::string_view keyword : {"{", "if", "while", "until", "for", "select", "case", "function"}) {
+      if (at_keyword(keyword)) quirk("compound command after '!'");
+    }
     size_t index = TRY(parse_simple_command(true));
     leave();
     return index;

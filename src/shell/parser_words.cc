@@ -199,7 +199,7 @@ Result<WordPart> Parser::read_dollar_unguarded() {
     WordPart part = make_part(WordPartKind::kAnsiC, src_.substr(start, pos_ - start), false);
     AnsiCValue decoded = decode_ansi_c_value(part.text);
     part.value = std::move(decoded.value);
-    part.locale_dependent = decoded.locale_dependent;
+    part.uncertain = decoded.uncertain;
     return part;
   }
   if (next == '"') {
@@ -209,7 +209,7 @@ Result<WordPart> Parser::read_dollar_unguarded() {
     WordPart part =
         make_part(WordPartKind::kLocalized, src_.substr(start, pos_ - start), quoted.has_expansion);
     part.value = std::move(quoted.value);
-    part.locale_dependent = true;  // translated through the locale's message catalog
+    part.uncertain = true;  // translated through the locale's message catalog
     return part;
   }
   pos_ += 2;

@@ -52,7 +52,7 @@ bool simple_ansi_escape(char c, char& out) {
 // One escape of an ANSI-C string, as bash 5.2's ansicstr() decodes it: body[i] is the
 // backslash and body[i + 1] exists. Appends the decoded bytes (a NUL byte for escapes that
 // produce one) and returns the index of the last character consumed.
-size_t decode_ansi_escape(std::string_view body, size_t i, std::string& out, bool& locale_dependent) {
+size_t decode_ansi_escape(std::string_view body, size_t i, std::string& out, bool& uncertain) {
   const char next = body[i + 1];
   if (char simple = 0; simple_ansi_escape(next, simple)) {
     out += simple;
@@ -107,7 +107,7 @@ size_t decode_ansi_escape(std::string_view body, size_t i, std::string& out, boo
     } else {
       // bash converts to the locale's character set (UTF-8 here, "\uXXXX" text in the C
       // locale): the value depends on the environment the command runs in.
-      locale_dependent = true;
+      uncertain = true;
       uint32_t cp = value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF) ? 0xFFFD : static_cast<uint32_t>(value);
       append_utf8(out, static_cast<char32_t>(cp));
     }
@@ -185,13 +185,16 @@ AnsiCValue decode_ansi_c_value(std::string_view text) {
     body = text.substr(2, text.size() - 3);
   }
   AnsiCValue out;
+  // bash marks its own quoting with the bytes 0x01 and 0x7f and, after some escapes, passes a
+  // raw one on doubled or changed; such a string's value is not predicted.
+  if (body.find_first_of("\x01\x7f") != std::string_view::npos) out.uncertain = true;
   for (size_t i = 0; i < body.size(); ++i) {
     if (body[i] != '\\') {
       out.value += body[i];
     } else if (i + 1 >= body.size()) {
       out.value += '\\';
     } else {
-      i = decode_ansi_escape(body, i, out.value, out.locale_dependent);
+      i = decode_ansi_escape(body, i, out.value, out.uncertain);
     }
     // bash ends the string at a decoded NUL byte: the rest of $'...' is dropped.
     size_t nul = out.value.find('\0');
@@ -247,7 +250,7 @@ bool Word::has_expansion() const {
 bool Word::is_literal() const {
   if (has_expansion()) return false;
   for (const WordPart& part : parts) {
-    if (part.locale_dependent) return false;
+    if (part.uncertain) return false;
   }
   // Patterns count in unquoted text only, except that a word mixing several parts is
   // tested as a whole (the reference's rule; quoted '*' next to other text counts too).
@@ -258,7 +261,7 @@ bool Word::is_literal() const {
 
 std::optional<std::string> exact_word_value(const Word& word) {
   for (const WordPart& part : word.parts) {
-    if (part.has_expansion || part.locale_dependent) return std::nullopt;
+    if (part.has_expansion || part.uncertain) return std::nullopt;
   }
   if (word.quoted.size() != word.value.size()) return std::nullopt;
   bool after_assignment_char = false;  // an unquoted = or : came before (tilde after them)

@@ -29,9 +29,10 @@ struct WordPart {
   std::string text;            // as written, delimiters included
   std::string value;           // quotes removed and escapes resolved; expansions keep their text
   bool has_expansion = false;  // the part is, or (inside double quotes) contains, an expansion
-  /// The value depends on the locale of the shell that runs it ($"..." translation, $'\u..'
-  /// beyond ASCII): the analyzer cannot know it exactly.
-  bool locale_dependent = false;
+  /// The analyzer cannot know the value exactly: it depends on the locale of the shell that runs
+  /// it ($"..." translation, $'\u..' beyond ASCII) or on bash's internal quoting bytes (a raw
+  /// 0x01 or 0x7f inside $'...', which bash 5.2 mangles after some escapes).
+  bool uncertain = false;
 };
 
 struct Word {
@@ -70,7 +71,7 @@ std::string decode_double_quoted(std::string_view text);
 /// decoded NUL byte ends the string (bash drops the rest).
 struct AnsiCValue {
   std::string value;
-  bool locale_dependent = false;  // a \u or \U escape beyond ASCII (encoded as UTF-8 here)
+  bool uncertain = false;  // \u or \U beyond ASCII (encoded as UTF-8 here), or a raw 0x01/0x7f byte
   bool truncated = false;         // a NUL byte cut the string short
 };
 AnsiCValue decode_ansi_c_value(std::string_view text);

@@ -55,8 +55,15 @@ TEST(DecodeAnsiC, UnicodeEscapesBeyondAsciiDependOnTheLocale) {
   // bash writes UTF-8 in a UTF-8 locale and "\u00E9" in the C locale.
   AnsiCValue e = decode_ansi_c_value(R"($'\u00e9')");
   EXPECT_EQ(e.value, "\xC3\xA9");
-  EXPECT_TRUE(e.locale_dependent);
-  EXPECT_FALSE(decode_ansi_c_value(R"($'\u0041')").locale_dependent);
+  EXPECT_TRUE(e.uncertain);
+  EXPECT_FALSE(decode_ansi_c_value(R"($'\u0041')").uncertain);
+}
+
+TEST(DecodeAnsiC, RawQuotingBytesOfBashMakeTheValueUncertain) {
+  // bash 5.2: $'\c<DEL>' is 0x01 0x7f and $'\<0x01>' is "\" 0x01 0x01 (its CTLESC/CTLNUL leak).
+  EXPECT_TRUE(decode_ansi_c_value("$'\\c\x7f'").uncertain);
+  EXPECT_TRUE(decode_ansi_c_value("$'\\\x01'").uncertain);
+  EXPECT_FALSE(exact_word_value(argument_of("echo $'\\c\x7f'")));
   EXPECT_FALSE(argument_of(R"(echo $'\u00e9')").is_literal());
   EXPECT_FALSE(exact_word_value(argument_of(R"(echo $'\u00e9')")));
 }
