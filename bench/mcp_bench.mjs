@@ -4,7 +4,7 @@
 // Works against `clawexec serve` and against bench/openclaw_exec_mcp.mjs alike.
 //
 // Usage: node mcp_bench.mjs <scenario> [options] -- <server command...>
-//   latency  --n N --warmup W              ping and `exec true` round trips (p50/p90), the shell used
+//   latency  --n N --warmup W [--cmd C]    ping and `exec true` (or C) round trips (p50/p90), the shell used
 //   bulk     --cmd C --n N [--pty]         end-to-end time of one exec of C (e.g. 100 MB of output)
 //   cold     --n N                         server spawn -> first tools/call result (fresh process each)
 //   sessions --n N                         RSS idle and with N background `sleep 600` sessions
@@ -243,7 +243,7 @@ async function latency(opts) {
   const cpuBefore = cpuTicks(client.pid);
   for (let i = 0; i < warmup + n; i++) {
     const t0 = nowMs();
-    const r = await client.callTool("exec", { command: "true" });
+    const r = await client.callTool("exec", { command: opts.cmd || "true" });
     const dt = nowMs() - t0;
     if (r.isError) failures++;
     if (i >= warmup) execs.push(dt);
@@ -330,7 +330,7 @@ async function cold(opts) {
     // `initialized` notification follows the initialize result), so the time is what a client
     // sees when it does not wait for the handshake before its first call.
     const init = client.initialize().then(() => nowMs());
-    const r = await client.callTool("exec", { command: "true" });
+    const r = await client.callTool("exec", { command: opts.cmd || "true" });
     const t1 = nowMs();
     if (r.isError) throw new Error(`cold exec failed: ${resultText(r)}`);
     samples.push(t1 - t0);

@@ -267,8 +267,7 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
   }
   if (plan.host == ExecHost::kGateway) {
     ApprovalRoute route = ctx.elicit || ctx.pending_approvals ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
-    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env),
-                                                   dialect_of(shell_for(config.inherited_env).first), route);
+    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env), route);
     if (!gate.ok()) return ToolResult::thrown(gate.error().message);
     plan.approval = std::move(gate->approval);
     if (!plan.approval) {

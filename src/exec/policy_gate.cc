@@ -261,8 +261,7 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
 
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env, shell::ShellDialect dialect,
-                                        ApprovalRoute route) {
+                                        const std::string& path_env, ApprovalRoute route) {
   GateOutcome out;
   std::shared_ptr<GatewayContext> g = TRY(gateway_context(config, &args));
   out.preflight = !(g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff);
@@ -270,7 +269,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
     out.command = command;  // nothing the engine could refuse or ask about
     return out;
   }
-  prepare_decision(*g, config, command, workdir, path_env, dialect);
+  prepare_decision(*g, config, command, workdir, path_env, dialect_of(shell_for(config.inherited_env).first));
   const policy::DecisionInputs& in = g->inputs;
   const std::vector<policy::AllowlistEntry>& allowlist = g->allowlist;
   const policy::HostApprovalContext& host = g->host;

@@ -50,11 +50,10 @@ struct GateOutcome {
 
 /// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.
 /// Errors (kRejected) carry the reference's denial texts.
-/// `dialect`: how the shell that would run the call's text reads it.
+/// The command is read as the shell that would run it ($SHELL) reads it.
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env, shell::ShellDialect dialect,
-                                        ApprovalRoute route);
+                                        const std::string& path_env, ApprovalRoute route);
 
 /// `clawexec policy explain`: the full analysis of `command` for the gateway host (the effective
 /// policy, every segment with its resolution and what satisfied it, the decision), as the

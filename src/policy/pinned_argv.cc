@@ -11,7 +11,8 @@
 // plan looks through one level at a time (dispatch wrappers, the command/exec carriers,
 // busybox-style multiplexers), pinning each wrapper program to the real path PATH gives it and
 // keeping its options verbatim, and finally pin the executable to the real path the
-// evaluation resolved (re-resolved here and compared, so the two can never disagree).
+// evaluation resolved (checking that this walk ended at the argv the evaluation unwrapped to,
+// so the two can never disagree).
 
 #include "policy/pinned_argv.h"
 
@@ -106,9 +107,9 @@ PinnedArgv pin_segment_argv(const ExplainStep& step, const Candidate& candidate,
     }
     break;
   }
+  // The walk must end where the evaluation's own unwrapping ended, at the program it resolved.
   std::optional<std::string> target = pinned_path(segment.resolution->execution);
-  std::optional<std::string> again = pinned_path(resolve_executable(current[0], ctx));
-  if (!target || !again || *target != *again) return fail("segment execution plan unavailable");
+  if (!target || current != segment.resolution->effective_argv) return fail("segment execution plan unavailable");
   out.push_back(*target);
   append_range(out, current, 1, current.size());
   return PinnedArgv{std::move(out), {}};
