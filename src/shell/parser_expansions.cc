@@ -150,6 +150,8 @@ Result<void> Parser::skip_braced_parameter() {
       TRY(read_backquote());
     } else if (c == '$' && dollar_expansion_at(pos_, false)) {
       TRY(read_dollar_lenient());
+    } else if ((c == '<' || c == '>') && peek(1) == '(' && !in_double_quotes_) {
+      TRY(read_process_substitution());  // bash runs it: ${x:-<(cmd)}
     } else {
       ++pos_;
     }

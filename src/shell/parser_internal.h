@@ -183,6 +183,19 @@ class Parser {
 
 inline constexpr size_t kNoCommand = static_cast<size_t>(-1);
 
+/// Sets a parser flag for a nested construct and restores it on scope exit.
+class FlagScope {
+ public:
+  FlagScope(bool& flag, bool value) : flag_(flag), saved_(flag) { flag_ = value; }
+  ~FlagScope() { flag_ = saved_; }
+  FlagScope(const FlagScope&) = delete;
+  FlagScope& operator=(const FlagScope&) = delete;
+
+ private:
+  bool& flag_;
+  bool saved_;
+};
+
 /// Sets the parser's context for a nested construct and restores it on scope exit.
 class ContextScope {
  public:

@@ -190,5 +190,42 @@ TEST(ParseScript, EstimatesTheSyntaxTreeSizeLikeTreeSitterBash) {
   EXPECT_EQ(parse("echo \"a$b\"").syntax_nodes, 11u);
 }
 
+TEST(ParseScript, RecordsEverySubstitutionWhereverItSits) {
+  for (std::string_view line : {"x=${y:-$(id)}", "x=$((1+$(id)))", "x=$[`id`]", "x=\"${y:-'$(id)'}\"", "a[$(id)]=1",
+                                "x=${y:-${z:-$(id)}}", "echo ${x:-<(id)}", "cat <<E\n$(id)\nE\n"}) {
+    Script s = parse(line);
+    EXPECT_FALSE(s.substitutions.empty()) << line;
+  }
+  // Inside single quotes there is none; inside ${...} outside double quotes, '...' quotes.
+  EXPECT_TRUE(parse("echo '$(id)'").substitutions.empty());
+  EXPECT_TRUE(parse("echo ${x:-'$(id)'}").substitutions.empty());
+}
+
+TEST(ParseScript, OnlySpaceAndTabAreBlanksAndOnlyLfEndsALine) {
+  for (char c : {'\r', '\v', '\f'}) {
+    Script s = parse(std::string("true") + c + "#x y");
+    ASSERT_EQ(s.commands.size(), 1u);
+    EXPECT_EQ(s.commands[0].words.size(), 2u) << int(c);
+    EXPECT_EQ(s.commands[0].words[0].value, std::string("true") + c + "#x");
+    EXPECT_FALSE(s.features.has(ScriptFeature::kComment));
+  }
+  Script crlf = parse("a b\r\nc");
+  ASSERT_EQ(crlf.commands.size(), 2u);
+  EXPECT_EQ(crlf.commands[0].words[1].value, "b\r");
+  EXPECT_EQ(crlf.commands[0].next, Separator::kNewline);
+}
+
+TEST(ParseScript, DashReadsDollarQuotesAsADollarAndAQuote) {
+  Result<Script> bash = parse_script("echo $'a\\x41'");
+  Result<Script> dash = parse_script("echo $'a\\x41'", CommandContext::kTopLevel, nullptr, ShellDialect::kDash);
+  ASSERT_TRUE(bash.ok() && dash.ok());
+  EXPECT_EQ(bash->commands[0].words[1].value, "aA");
+  EXPECT_EQ(dash->commands[0].words[1].value, "$a\\x41");
+  EXPECT_FALSE(parse_script("a |& b", CommandContext::kTopLevel, nullptr, ShellDialect::kDash).ok());
+  Result<Script> amp = parse_script("a &>f b", CommandContext::kTopLevel, nullptr, ShellDialect::kDash);
+  ASSERT_TRUE(amp.ok());
+  EXPECT_EQ(amp->commands[0].next, Separator::kBackground);
+}
+
 }  // namespace
 }  // namespace clawexec::shell

@@ -120,12 +120,7 @@ Result<WordPart> Parser::read_double_quoted() {
   size_t start = pos_;
   ++pos_;
   bool expansion = false;
-  struct Restore {
-    bool& flag;
-    bool saved;
-    ~Restore() { flag = saved; }
-  } restore{in_double_quotes_, in_double_quotes_};
-  in_double_quotes_ = true;
+  FlagScope quoted(in_double_quotes_, true);
   while (true) {
     if (at_end()) return fail("unterminated double quote");
     char c = peek();
@@ -248,12 +243,7 @@ Result<void> Parser::parse_substitution_body(CommandContext context) {
   TRY(enter());
   {
     ContextScope scope(*this, context);
-    struct Restore {
-      bool& flag;
-      bool saved;
-      ~Restore() { flag = saved; }
-    } restore{in_double_quotes_, in_double_quotes_};
-    in_double_quotes_ = false;
+    FlagScope unquoted(in_double_quotes_, false);
     TRY(parse_list(kStopParen, false));
   }
   if (peek() != ')') return fail("unterminated substitution");

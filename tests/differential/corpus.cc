@@ -28,8 +28,9 @@ constexpr std::array<std::string_view, 48> kAnsiEscapes = {
     "\\c[",    "\\c\\\\",  "\\c",   "\\u0041", "\\u00e9", "\\U0001F600", "\\u",   "\\U",      "\\x2d", "\\x{2d}",
     "\\143",   "\\x63",    "\\c@",  "\\x27",   "\\u002d", " ",        "-",       "\\x{0000000063}"};
 
-constexpr std::array<std::string_view, 10> kExpansions = {"$x", "${x}", "${x:-a}", "$(p)", "`p`", "$((1))",
-                                                           "\"$x\"", "${y:-$(p z)}", "$1", "$@"};
+constexpr std::array<std::string_view, 12> kExpansions = {"$x", "${x}", "${x:-a}", "$(p)", "`p`", "$((1))",
+                                                           "\"$x\"", "${y:-$(p z)}", "$1", "$@", "${y:-<(p z)}",
+                                                           "a<(p z)"};
 
 }  // namespace
 
