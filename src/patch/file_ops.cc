@@ -22,6 +22,15 @@ namespace {
 
 using internal::FileSlot;
 
+// Line breaks as apply_chunks counts them (LF, CRLF and lone CR), plus a final unterminated line.
+size_t count_lines(std::string_view text) {
+  size_t lines = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) ++lines;
+  }
+  return lines + (!text.empty() && text.back() != '\n' && text.back() != '\r' ? 1 : 0);
+}
+
 class Plan {
  public:
   explicit Plan(const PatchOptions& options)
@@ -171,6 +180,13 @@ class Plan {
     size_t budget = limits_.max_total_bytes > bytes_read_ ? limits_.max_total_bytes - bytes_read_ : 0;
     size_t cap = std::min(limits_.max_file_bytes, budget);
     Result<sys::BoundedFile> read = sys::read_regular_file_at_most(slot.path, cap);
+    if (read.ok() && read->bytes && count_lines(*read->bytes) > limits_.max_file_lines) {
+      slot.regular = false;
+      slot.read_error = "it has " + std::to_string(count_lines(*read->bytes)) +
+                        " lines, over apply_patch's per-file limit of " + std::to_string(limits_.max_file_lines) +
+                        " lines";
+      return;
+    }
     if (read.ok() && read->bytes) {
       bytes_read_ += read->bytes->size();
       slot.original = std::move(*read->bytes);  // `content` stays empty while the slot is pristine
@@ -205,6 +221,10 @@ Result<PatchSummary> apply_patch_to_workspace(std::string_view input, const Patc
     return Error::invalid("apply_patch: the patch is " + describe_size(input.size()) +
                           ", over apply_patch's limit of " + describe_size(options.limits.max_patch_bytes) +
                           "; split it into smaller patches");
+  }
+  if (size_t lines = count_lines(input); lines > options.limits.max_patch_lines) {
+    return Error::invalid("apply_patch: the patch has " + std::to_string(lines) + " lines, over apply_patch's limit of " +
+                          std::to_string(options.limits.max_patch_lines) + " lines; split it into smaller patches");
   }
   std::vector<Hunk> hunks = TRY(parse_patch(input));
   if (hunks.empty()) return Error::invalid("No files were modified.");

@@ -18,11 +18,15 @@ namespace clawexec::patch {
 
 /// What one patch may read and write. A file over max_file_bytes is refused before it is read
 /// (its size comes from fstat), and so is a result over it; max_total_bytes caps the bytes of
-/// all files read plus all files written, which is what the patch holds in memory.
+/// all files read plus all files written, which is what the patch holds in memory. Matching
+/// costs about 100 bytes per line on top of the text, hence the line limits (a 64 MiB file of
+/// empty lines would otherwise need gigabytes).
 struct PatchLimits {
   static constexpr size_t kMiB = size_t{1} << 20;
   size_t max_patch_bytes = 64 * kMiB;  // the patch text
+  size_t max_patch_lines = 1'000'000;
   size_t max_file_bytes = 64 * kMiB;
+  size_t max_file_lines = 4'000'000;  // of a file a hunk updates
   size_t max_total_bytes = 256 * kMiB;
 };
 

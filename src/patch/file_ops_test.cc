@@ -286,6 +286,21 @@ TEST_F(PatchDir, TheTotalOfFilesReadAndWrittenIsCapped) {
             "apply_patch: the patch is 48 bytes, over apply_patch's limit of 10 bytes; split it into smaller patches");
 }
 
+TEST_F(PatchDir, LineLimitsBoundTheMatchingWorkOfFilesAndPatches) {
+  write("many.txt", std::string(20, '\n') + "last\r\r\n");
+  PatchOptions o{ws_, ws_, base_ + "/home", Containment::kWorkspaceOnly};
+  o.limits.max_file_lines = 21;
+  auto r = apply_patch_to_workspace("*** Begin Patch\n*** Update File: many.txt\n@@\n-last\n+x\n*** End Patch", o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "Failed to read file to update " + ws_ + "/many.txt: it has 22 lines, over apply_patch's per-file limit of 21 lines");
+  o.limits.max_patch_lines = 3;
+  auto p = apply_patch_to_workspace("*** Begin Patch\n*** Add File: n\n+x\n*** End Patch", o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message, "apply_patch: the patch has 4 lines, over apply_patch's limit of 3 lines; split it into "
+                               "smaller patches");
+}
+
 TEST(DescribeSize, UsesTheLargestUnitAndTheExactByteCount) {
   EXPECT_EQ(describe_size(1), "1 byte");
   EXPECT_EQ(describe_size(1023), "1023 bytes");
