@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """apply_patch benchmark: times `clawexec apply-patch` on (1) one patch touching 1000 files
-(500 updates + 500 adds) and (2) one 100k-line file with 100 update hunks. Usage:
-  bench/patch_bench.py <path to clawexec>   (prints the best of 5 runs per case, in seconds)"""
+(500 updates + 500 adds), (2) one 100k-line file with 100 update hunks and (3) the same file
+with 20 000 update hunks (one every 5 lines: the chunk search must not be quadratic). Usage:
+  bench/patch_bench.py <path to clawexec> [runs]   (prints the best of `runs` (default 5) per case)"""
 import os, subprocess, sys, tempfile, time
 
 def run(binary, workdir, patch):
@@ -14,7 +15,7 @@ def run(binary, workdir, patch):
 
 def many_files(binary):
     best = None
-    for _ in range(5):
+    for _ in range(RUNS):
         with tempfile.TemporaryDirectory() as d:
             body = []
             for i in range(500):
@@ -27,15 +28,18 @@ def many_files(binary):
             best = dt if best is None else min(best, dt)
     return best
 
-def large_file(binary):
+RUNS = 5
+
+def large_file(binary, hunks=100):
     best = None
-    for _ in range(5):
+    step = 100000 // hunks
+    for _ in range(RUNS):
         with tempfile.TemporaryDirectory() as d:
             with open(f"{d}/big.txt", "w") as f:
                 f.write("".join(f"row {j} value {j * 7}\n" for j in range(100000)))
             body = ["*** Update File: big.txt\n"]
-            for h in range(100):
-                j = h * 1000 + 500
+            for h in range(hunks):
+                j = h * step + step // 2
                 body.append(f"@@\n row {j - 1} value {(j - 1) * 7}\n-row {j} value {j * 7}\n+row {j} changed\n row {j + 1} value {(j + 1) * 7}\n")
             dt = run(binary, d, "*** Begin Patch\n" + "".join(body) + "*** End Patch\n")
             best = dt if best is None else min(best, dt)
@@ -43,5 +47,8 @@ def large_file(binary):
 
 if __name__ == "__main__":
     b = sys.argv[1]
+    if len(sys.argv) > 2:
+        RUNS = int(sys.argv[2])
     print(f"1000 files (500 updates + 500 adds): {many_files(b):.3f} s")
     print(f"one 100k-line file, 100 hunks: {large_file(b):.3f} s")
+    print(f"one 100k-line file, 20000 hunks: {large_file(b, 20000):.3f} s")

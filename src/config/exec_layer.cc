@@ -39,6 +39,8 @@ constexpr EnumSpelling<ExecSecurity> kSecurities[] = {
     {"deny", ExecSecurity::kDeny}, {"allowlist", ExecSecurity::kAllowlist}, {"full", ExecSecurity::kFull}};
 constexpr EnumSpelling<ExecAsk> kAsks[] = {
     {"off", ExecAsk::kOff}, {"on-miss", ExecAsk::kOnMiss}, {"always", ExecAsk::kAlways}};
+constexpr EnumSpelling<PatchPathClass> kPatchPathClasses[] = {
+    {"shell-startup", PatchPathClass::kShellStartup}, {"git", PatchPathClass::kGit}, {"ssh", PatchPathClass::kSsh}};
 constexpr EnumSpelling<int> kThinkingLevels[] = {{"minimal", 0}, {"low", 1},   {"medium", 2},
                                                  {"high", 3},    {"xhigh", 4}, {"max", 5}};
 
@@ -144,6 +146,28 @@ class Reader {
         out.emplace_back(items[i].get_string());
       } else {
         expected(path + "[" + std::to_string(i) + "]", "a string", items[i]);
+        ok = false;
+      }
+    }
+    if (!ok) return std::nullopt;
+    return out;
+  }
+
+  template <typename Enum, size_t N>
+  std::optional<std::vector<Enum>> read_enum_list(const json::value& v, const std::string& path,
+                                                  const EnumSpelling<Enum> (&spellings)[N]) {
+    if (!v.is_array()) {
+      expected(path, "an array of strings", v);
+      return std::nullopt;
+    }
+    std::vector<Enum> out;
+    bool ok = true;
+    const json::array& items = v.get_array();
+    for (size_t i = 0; i < items.size(); ++i) {
+      std::optional<Enum> item = read_enum(items[i], path + "[" + std::to_string(i) + "]", spellings);
+      if (item) {
+        out.push_back(*item);
+      } else {
         ok = false;
       }
     }
@@ -279,6 +303,9 @@ std::optional<ApplyPatchLayer> Reader::read_apply_patch(const json::value& v, co
     } else if (key == "allowModels") {
       layer.allow_models = read_string_list(member.value(), member_path);
       ok = ok && layer.allow_models;
+    } else if (key == "allowProtectedPaths") {
+      layer.allow_protected_paths = read_enum_list(member.value(), member_path, kPatchPathClasses);
+      ok = ok && layer.allow_protected_paths;
     } else {
       unknown(member_path);
     }

@@ -24,6 +24,7 @@ struct ApplyPatchLayer {
   std::optional<bool> enabled;
   std::optional<bool> workspace_only;
   std::optional<std::vector<std::string>> allow_models;
+  std::optional<std::vector<PatchPathClass>> allow_protected_paths;
 };
 
 struct ExecLayer {

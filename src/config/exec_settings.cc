@@ -177,6 +177,7 @@ ExecSettings resolve(const Sections& s, const EnvLookup& env) {
     out.apply_patch.enabled = apply_patch->enabled.value_or(true);
     out.apply_patch.workspace_only = apply_patch->workspace_only.value_or(true);
     out.apply_patch.allow_models = apply_patch->allow_models;
+    out.apply_patch.allow_protected_paths = apply_patch->allow_protected_paths.value_or(std::vector<PatchPathClass>{});
   }
 
   out.max_output_chars =
@@ -234,6 +235,18 @@ std::string_view to_string(ExecSecurity value) {
       return "allowlist";
     case ExecSecurity::kFull:
       return "full";
+  }
+  return "?";
+}
+
+std::string_view to_string(PatchPathClass value) {
+  switch (value) {
+    case PatchPathClass::kShellStartup:
+      return "shell-startup";
+    case PatchPathClass::kGit:
+      return "git";
+    case PatchPathClass::kSsh:
+      return "ssh";
   }
   return "?";
 }

@@ -46,11 +46,18 @@ std::string_view to_string(ExecMode value);
 std::string_view to_string(ExecSecurity value);
 std::string_view to_string(ExecAsk value);
 
+/// The protected path classes an operator may open to apply_patch
+/// (tools.exec.applyPatch.allowProtectedPaths: "shell-startup", "git", "ssh"). The state dir,
+/// the config file and clawexec's executables are never writable and have no class.
+enum class PatchPathClass { kShellStartup, kGit, kSsh };
+std::string_view to_string(PatchPathClass value);
+
 /// tools.exec.applyPatch (an agent's object replaces the global one as a whole).
 struct ApplyPatchSettings {
   bool enabled = true;
   bool workspace_only = true;
   std::optional<std::vector<std::string>> allow_models;
+  std::vector<PatchPathClass> allow_protected_paths;
 };
 
 struct ExecSettings {

@@ -180,6 +180,21 @@ TEST(ExecSettings, AgentApplyPatchObjectReplacesTheGlobalOne) {
   EXPECT_FALSE(e.apply_patch.allow_models);
 }
 
+TEST(ExecSettings, ApplyPatchAllowProtectedPathsIsAStrictListPerAgent) {
+  EXPECT_TRUE(exec_of("{}").apply_patch.allow_protected_paths.empty());
+  ExecSettings e = exec_of(R"({tools: {exec: {applyPatch: {allowProtectedPaths: ['git', 'shell-startup', 'ssh']}}}})");
+  EXPECT_EQ(e.apply_patch.allow_protected_paths,
+            (std::vector<PatchPathClass>{PatchPathClass::kGit, PatchPathClass::kShellStartup, PatchPathClass::kSsh}));
+  ExecSettings agent = exec_of(R"({tools: {exec: {applyPatch: {allowProtectedPaths: ['git']}}},
+      agents: {entries: {main: {tools: {exec: {applyPatch: {allowProtectedPaths: []}}}}}}})");
+  EXPECT_TRUE(agent.apply_patch.allow_protected_paths.empty());
+  EXPECT_EQ(load_error("{tools: {exec: {applyPatch: {allowProtectedPaths: ['git', 'state']}}}}"),
+            "tools.exec.applyPatch.allowProtectedPaths[1]: expected one of \"shell-startup\", \"git\", \"ssh\", got "
+            "\"state\"");
+  EXPECT_EQ(load_error("{tools: {exec: {applyPatch: {allowProtectedPaths: 'git'}}}}"),
+            "tools.exec.applyPatch.allowProtectedPaths: expected an array of strings, got \"git\"");
+}
+
 TEST(ExecSettings, SafeBinProfilesMergeByNormalisedNameWithAgentWinning) {
   ExecSettings e = exec_of(R"({tools: {exec: {safeBinProfiles: {' JQ ': {minPositional: 1}, wc: {}}}},
       agents: {entries: {main: {tools: {exec: {safeBinProfiles: {jq: {maxPositional: 2}}}}}}}})");

@@ -88,6 +88,7 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.inherited_env = process_environment();
   setup.service.state_dir = config::resolve_state_dir(paths);
   setup.service.home_dir = config::resolve_home_dir(paths);
+  setup.service.config_path = setup.config_path;
   setup.service.agent_id = agent_id.empty() ? std::string("main") : agent_id;
   setup.service.approvals_paths = approvals::resolve_approvals_paths(paths);
   setup.service.approvals_cache = std::make_shared<approvals::ApprovalsCache>(setup.service.approvals_paths);

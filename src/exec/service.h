@@ -101,6 +101,9 @@ struct ServiceConfig {
   /// keeps sqlite3 away from live state databases.
   std::string state_dir;
   std::string home_dir;
+  /// The config file in use ($OPENCLAW_CONFIG_PATH or <state>/openclaw.json), which
+  /// apply_patch must not write.
+  std::string config_path;
   std::string ptmx = "/dev/ptmx";
   KillTiming kill_timing;
   /// Whose policy applies (agents.entries.<id>, approvals agents.<id>) and where the approvals

@@ -10,6 +10,7 @@
 
 #include "base/strings.h"
 #include "exec/tool_schema.h"
+#include "mcp/apply_patch_options.h"
 #include "patch/file_ops.h"
 #include "rpc/jsonrpc.h"
 #include "sys/sys.h"
@@ -282,10 +283,8 @@ void Server::apply_patch(const json::Object& args, exec::ToolDone done) {
     return done(exec::ToolResult::thrown("Provide a patch input."));
   }
   const exec::ServiceConfig& config = service_.config();
-  patch::PatchOptions options;
-  options.cwd = config.default_cwd.empty() ? sys::current_directory().value_or(std::string("/")) : config.default_cwd;
-  options.home = config.home_dir;
-  options.containment = config.exec.apply_patch.workspace_only ? patch::Containment::kWorkspaceOnly : patch::Containment::kAnywhere;
+  patch::PatchOptions options = apply_patch_options(
+      config, config.default_cwd.empty() ? sys::current_directory().value_or(std::string("/")) : config.default_cwd);
   std::weak_ptr<bool> alive = alive_;
   boost::asio::io_context& io = service_.io();
   service_.post_background([input = std::move(input), options, alive, &io, done = std::move(done)]() mutable {

@@ -203,7 +203,11 @@ std::string render(const Source& src, const std::vector<Replacement>& replacemen
   }
   for (; next < src.lines.size(); ++next) pieces.push_back({src.lines[next].text, src.lines[next].ending});
 
-  std::string out(src.bom);
+  size_t size = src.bom.size();
+  for (const Piece& piece : pieces) size += piece.text.size() + std::max<size_t>(piece.ending.size(), 2);
+  std::string out;
+  out.reserve(size);  // one allocation: growing by doubling would peak at twice the file
+  out += src.bom;
   for (size_t i = 0; i < pieces.size(); ++i) {
     out += pieces[i].text;
     bool interior = i + 1 < pieces.size();

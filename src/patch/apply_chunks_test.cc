@@ -190,8 +190,29 @@ TEST(ApplyChunks, HintShowsAtMostTwelveLinesAroundTheFirstDifference) {
 TEST(ApplyChunks, HintSaysWhenNothingResemblesTheLines) {
   std::string msg = failure("alpha\nbeta\n", "@@\n-zzz qqq\n+x");
   EXPECT_EQ(msg, "Failed to find expected lines in f.txt:\nzzz qqq\n\nHunk 1 of f.txt (patch line 3): no line of the "
-                 "file shares a word with these lines; check the path and re-read the file.");
+                 "file resembles these lines (no shared word, no line within a few edits); check the path and re-read "
+                 "the file.");
   EXPECT_NE(failure("", "@@\n-a\n+b").find("the file is empty"), std::string::npos);
+}
+
+TEST(ApplyChunks, HintShowsTheNearestLineWhenATypoLeavesNoSharedWord) {
+  std::string msg = failure("alpha\nbeta\ngamma\n", "@@\n-betta\n+delta");
+  EXPECT_EQ(msg, "Failed to find expected lines in f.txt:\nbetta\n\nHunk 1 of f.txt (patch line 3): the closest lines in "
+                 "the file are line 2 (0 of 1 identical ignoring whitespace; '!' marks lines that differ):\n"
+                 "  ! 2  beta\n"
+                 "First difference: the hunk expects\n    betta\nbut line 2 of the file is\n    beta\n"
+                 "Copy the ' ' and '-' lines from the file as it is now, then retry.");
+  std::string context = failure("int main() {\n  return 0;\n}\n", "@@ int mian() {\n-  return 0;\n+  return 1;");
+  EXPECT_NE(context.find("the line most like the @@ context is line 1:\n  ! 1  int main() {\n"), std::string::npos) << context;
+}
+
+TEST(ApplyChunks, NearestLineSearchPrefersTheFewestEditsInALargeFile) {
+  std::string file;
+  for (int i = 0; i < 50000; ++i) file += "entry_" + std::to_string(i) + "\n";
+  file += "configuration\n";
+  for (int i = 0; i < 50000; ++i) file += "x" + std::to_string(i) + "\n";
+  std::string msg = failure(file, "@@\n-configuraton\n+settings");
+  EXPECT_NE(msg.find("are line 50001 (0 of 1"), std::string::npos) << msg.substr(0, 600);
 }
 
 // The hint search on a large file finds the right window (its speed is a benchmark concern:

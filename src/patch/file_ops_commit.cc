@@ -61,8 +61,8 @@ class Journal {
 bool unchanged(const FileSlot& slot) {
   if (slot.exists != slot.original_type.has_value()) return false;
   if (!slot.exists) return true;
-  return slot.original_type == sys::FileType::kRegular && !slot.read_error && slot.regular &&
-         slot.content == slot.original && slot.mode == slot.original_mode;
+  if (slot.pristine) return true;
+  return slot.original_known() && slot.regular && slot.content == slot.original && slot.mode == slot.original_mode;
 }
 
 std::string hidden_name(const FileSlot& slot) {
@@ -76,8 +76,9 @@ Result<void> write_one(const FileSlot& slot, Journal& journal, std::set<std::str
   Result<std::vector<std::string>> created = sys::make_directories(dir);
   if (!created.ok()) return Error{created.error().code, created.error().sys_errno, "Failed to write " + slot.display + ": " + created.error().message};
   for (const std::string& d : *created) journal.push({Undo::Kind::kRemoveDirectory, nullptr, d});
-  // Something other than a readable regular file is moved aside first, so it can come back.
-  bool replaces_other = slot.original_type.has_value() && (slot.original_type != sys::FileType::kRegular || slot.read_error);
+  // Anything whose bytes we do not hold (not a regular file, unreadable, never read) is moved
+  // aside first, so it can come back.
+  bool replaces_other = slot.original_type.has_value() && !slot.original_known();
   if (replaces_other) {
     std::string hidden = hidden_name(slot);
     if (Result<void> r = sys::rename_path(slot.path, hidden); !r.ok()) {
@@ -89,8 +90,7 @@ Result<void> write_one(const FileSlot& slot, Journal& journal, std::set<std::str
   if (!written.ok()) {
     return Error{written.error().code, written.error().sys_errno, "Failed to write " + slot.display + ": " + written.error().message};
   }
-  bool restore_bytes = slot.original_type == sys::FileType::kRegular && !slot.read_error;
-  journal.push({restore_bytes ? Undo::Kind::kRestoreBytes : Undo::Kind::kRemoveCreated, &slot, {}});
+  journal.push({slot.original_known() ? Undo::Kind::kRestoreBytes : Undo::Kind::kRemoveCreated, &slot, {}});
   dirs.insert(dir);
   return {};
 }

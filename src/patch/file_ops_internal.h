@@ -25,6 +25,11 @@ struct FileSlot {
   bool regular = false;
   std::string content;
   std::optional<uint32_t> mode;  // nullopt: a new file (0666 less the umask)
+  bool loaded = false;   // `original` holds the file's bytes (read on the first update)
+  bool pristine = true;  // no hunk has changed this slot yet
+
+  /// The original bytes are at hand, so a rollback can rewrite them.
+  bool original_known() const { return original_type == sys::FileType::kRegular && loaded && !read_error; }
 };
 
 /// Makes the disk match every slot's final state: writes (temp file + fsync + rename, parents

@@ -216,6 +216,99 @@ TEST_F(PatchDir, TildeExpandsToHomeAndIsContained) {
   EXPECT_EQ(anywhere->added, std::vector<std::string>{base_ + "/home/x.txt"});
 }
 
+TEST_F(PatchDir, AProtectedPathAnywhereInThePatchWritesNothing) {
+  write("keep.txt", "k\n");
+  PatchOptions o{ws_, ws_, base_ + "/home", Containment::kWorkspaceOnly};
+  o.protection.state_dir = ws_ + "/.openclaw";
+  auto r = apply_patch_to_workspace(
+      "*** Begin Patch\n*** Update File: keep.txt\n@@\n-k\n+K\n*** Add File: new.txt\n+n\n"
+      "*** Add File: .openclaw/exec-approvals.json\n+{}\n*** End Patch",
+      o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRejected);
+  EXPECT_EQ(r.error().message.rfind("apply_patch: refusing to write .openclaw/exec-approvals.json: it is in", 0), 0u)
+      << r.error().message;
+  EXPECT_EQ(read("keep.txt"), "k\n");
+  EXPECT_FALSE(exists("new.txt"));
+  EXPECT_FALSE(exists(".openclaw"));
+  auto git = apply("*** Add File: a.txt\n+a\n*** Add File: .git/hooks/pre-commit\n+x\n");
+  ASSERT_FALSE(git.ok());
+  EXPECT_FALSE(exists("a.txt"));
+}
+
+TEST_F(PatchDir, FilesOverThePerFileLimitAreRefusedBeforeReadingAndMayStillBeDeleted) {
+  write("big.txt", std::string(100, 'x') + "\n");
+  write("small.txt", "s\n");
+  PatchOptions o{ws_, ws_, base_ + "/home", Containment::kWorkspaceOnly};
+  o.limits.max_file_bytes = 64;
+  auto r = apply_patch_to_workspace("*** Begin Patch\n*** Update File: big.txt\n@@\n-x\n+y\n*** End Patch", o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "Failed to read file to update " + ws_ +
+                                   "/big.txt: it is 101 bytes, over apply_patch's per-file limit of 64 bytes");
+  auto grown = apply_patch_to_workspace(
+      "*** Begin Patch\n*** Update File: small.txt\n@@\n-s\n+" + std::string(80, 'y') + "\n*** End Patch", o);
+  ASSERT_FALSE(grown.ok());
+  EXPECT_EQ(grown.error().message,
+            "apply_patch: refusing to write small.txt: its new content would be 81 bytes, over apply_patch's per-file "
+            "limit of 64 bytes");
+  EXPECT_EQ(read("small.txt"), "s\n");
+  auto del = apply_patch_to_workspace("*** Begin Patch\n*** Delete File: big.txt\n*** End Patch", o);
+  ASSERT_TRUE(del.ok()) << del.error().message;
+  EXPECT_FALSE(exists("big.txt"));
+}
+
+TEST_F(PatchDir, TheTotalOfFilesReadAndWrittenIsCapped) {
+  for (const char* name : {"a.txt", "b.txt", "c.txt"}) write(name, std::string(30, 'x') + "\n");
+  PatchOptions o{ws_, ws_, base_ + "/home", Containment::kWorkspaceOnly};
+  o.limits.max_total_bytes = 100;
+  std::string body;
+  for (const char* name : {"a.txt", "b.txt", "c.txt"}) {
+    body += std::string("*** Update File: ") + name + "\n@@\n-" + std::string(30, 'x') + "\n+" + std::string(30, 'y') + "\n";
+  }
+  auto r = apply_patch_to_workspace("*** Begin Patch\n" + body + "*** End Patch", o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "apply_patch: refusing this patch: the files it reads and writes add up to 186 bytes, over apply_patch's "
+            "limit of 100 bytes per patch; split it into smaller patches");
+  EXPECT_EQ(read("a.txt"), std::string(30, 'x') + "\n");
+  write("d.txt", std::string(30, 'x') + "\n");
+  auto reads = apply_patch_to_workspace(
+      "*** Begin Patch\n" + body + "*** Update File: d.txt\n@@\n-" + std::string(30, 'x') + "\n+z\n*** End Patch", o);
+  ASSERT_FALSE(reads.ok());
+  EXPECT_EQ(reads.error().message, "Failed to read file to update " + ws_ +
+                                       "/d.txt: it is 31 bytes, and with the files read before it this patch would "
+                                       "hold more than apply_patch's limit of 100 bytes per patch; split it into "
+                                       "smaller patches");
+  o.limits.max_patch_bytes = 10;
+  auto text = apply_patch_to_workspace("*** Begin Patch\n*** Add File: n\n+x\n*** End Patch", o);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error().message,
+            "apply_patch: the patch is 48 bytes, over apply_patch's limit of 10 bytes; split it into smaller patches");
+}
+
+TEST_F(PatchDir, LineLimitsBoundTheMatchingWorkOfFilesAndPatches) {
+  write("many.txt", std::string(20, '\n') + "last\r\r\n");
+  PatchOptions o{ws_, ws_, base_ + "/home", Containment::kWorkspaceOnly};
+  o.limits.max_file_lines = 21;
+  auto r = apply_patch_to_workspace("*** Begin Patch\n*** Update File: many.txt\n@@\n-last\n+x\n*** End Patch", o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "Failed to read file to update " + ws_ + "/many.txt: it has 22 lines, over apply_patch's per-file limit of 21 lines");
+  o.limits.max_patch_lines = 3;
+  auto p = apply_patch_to_workspace("*** Begin Patch\n*** Add File: n\n+x\n*** End Patch", o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message, "apply_patch: the patch has 4 lines, over apply_patch's limit of 3 lines; split it into "
+                               "smaller patches");
+}
+
+TEST(DescribeSize, UsesTheLargestUnitAndTheExactByteCount) {
+  EXPECT_EQ(describe_size(1), "1 byte");
+  EXPECT_EQ(describe_size(1023), "1023 bytes");
+  EXPECT_EQ(describe_size(3584), "3.5 KiB (3584 bytes)");
+  EXPECT_EQ(describe_size(64u << 20), "64 MiB (67108864 bytes)");
+  EXPECT_EQ(describe_size(uint64_t{100} << 30), "100 GiB (107374182400 bytes)");
+}
+
 TEST(Workspace, RootIsShortenedWithTildeInMessages) {
   Workspace w{"/home/u/proj", "/home/u/proj", "/home/u", Containment::kWorkspaceOnly};
   auto r = resolve_patch_path("../x", w, AliasPolicy::kStrict);

@@ -5,7 +5,7 @@
 // The hint must point at the failing chunk and show the part of the file the agent most likely
 // meant, with line numbers, without flooding the reply.
 //
-// Approach: closest_window() (match.cc) picks the most similar window; this file renders it
+// Approach: closest_window() (closest.cc) picks the most similar window; this file renders it
 // (at most kShownLines lines, differing lines marked with '!', the first difference spelled
 // out) and adds the one note that explains a miss when the lines do exist: the search starts
 // after the previous chunk, or an "*** End of File" chunk must end the file.
@@ -39,7 +39,7 @@ std::string range(size_t first, size_t count) {
   return "lines " + std::to_string(first + 1) + "-" + std::to_string(first + count);
 }
 
-std::string listing(LineTable& table, size_t from, size_t count, const std::vector<bool>& differs, size_t offset) {
+std::string listing(const LineTable& table, size_t from, size_t count, const std::vector<bool>& differs, size_t offset) {
   size_t width = std::to_string(from + count).size();
   std::string out;
   for (size_t i = from; i < from + count; ++i) {
@@ -67,7 +67,7 @@ std::string position_note(const Closest& c, const ChunkRef& ref, size_t file_lin
 
 }  // namespace
 
-std::string explain_missing_lines(LineTable& table, const std::vector<std::string>& old_lines, const ChunkRef& ref) {
+std::string explain_missing_lines(const LineTable& table, const std::vector<std::string>& old_lines, const ChunkRef& ref) {
   std::vector<std::string> pattern = old_lines;
   while (pattern.size() > 1 && pattern.back().empty()) pattern.pop_back();
   std::string out = head(ref);
@@ -76,7 +76,8 @@ std::string explain_missing_lines(LineTable& table, const std::vector<std::strin
   }
   std::optional<Closest> c = closest_window(table, pattern);
   if (!c) {
-    return out + "no line of the file shares a word with these lines; check the path and re-read the file.";
+    return out + "no line of the file resembles these lines (no shared word, no line within a few edits); check "
+                 "the path and re-read the file.";
   }
   std::vector<bool> differs(c->length);
   size_t first_diff = c->length;
@@ -106,12 +107,13 @@ std::string explain_missing_lines(LineTable& table, const std::vector<std::strin
   return out;
 }
 
-std::string explain_missing_context(LineTable& table, std::string_view context, const ChunkRef& ref) {
+std::string explain_missing_context(const LineTable& table, std::string_view context, const ChunkRef& ref) {
   std::string out = head(ref);
   std::optional<Closest> c;
   if (table.size() > 0) c = closest_window(table, {std::string(context)});
   if (!c) {
-    return out + "no line of the file shares a word with the @@ context; check the path and re-read the file.";
+    return out + "no line of the file resembles the @@ context (no shared word, no line within a few edits); "
+                 "check the path and re-read the file.";
   }
   out += c->identical == 1 ? "the @@ context is the file's " + range(c->start, 1) + " (ignoring whitespace):\n"
                            : "the line most like the @@ context is " + range(c->start, 1) + ":\n";

@@ -21,9 +21,9 @@ struct ChunkRef {
 };
 
 /// "\n\nHunk N of <path> (patch line L): ..." plus the closest window of the file.
-std::string explain_missing_lines(LineTable& table, const std::vector<std::string>& old_lines, const ChunkRef& ref);
+std::string explain_missing_lines(const LineTable& table, const std::vector<std::string>& old_lines, const ChunkRef& ref);
 /// The same for an "@@ <context>" line that was not found.
-std::string explain_missing_context(LineTable& table, std::string_view context, const ChunkRef& ref);
+std::string explain_missing_context(const LineTable& table, std::string_view context, const ChunkRef& ref);
 /// Where the several matches are, and how to make the hunk unique.
 std::string explain_ambiguous(const SeekResult& seek, const ChunkRef& ref, bool context);
 

@@ -63,5 +63,42 @@ TEST(ClosestWindow, PicksTheWindowSharingMostLines) {
   EXPECT_FALSE(closest_window(t, {"zzz"}).has_value());
 }
 
+TEST(ClosestWindow, FindsALineOneTypoAwayWithoutASharedWord) {
+  std::vector<std::string_view> lines{"alpha", "beta", "gamma"};
+  LineTable t(lines);
+  auto c = closest_window(t, {"betta"});
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->start, 1u);
+  EXPECT_EQ(c->identical, 0u);
+}
+
+TEST(BoundedEditDistance, CountsEditsUpToTheLimit) {
+  EXPECT_EQ(bounded_edit_distance("beta", "betta", 3), 1u);
+  EXPECT_EQ(bounded_edit_distance("kitten", "sitting", 5), 3u);
+  EXPECT_EQ(bounded_edit_distance("sitting", "kitten", 5), 3u);
+  EXPECT_EQ(bounded_edit_distance("", "abc", 5), 3u);
+  EXPECT_EQ(bounded_edit_distance("abc", "abc", 0), 0u);
+  EXPECT_EQ(bounded_edit_distance("kitten", "sitting", 2), 3u);  // over the limit: limit + 1
+  EXPECT_EQ(bounded_edit_distance("a", "abcdefgh", 3), 4u);       // length gap alone exceeds it
+  EXPECT_EQ(bounded_edit_distance("abcdef", "fedcba", 10), 6u);
+}
+
+TEST(LineTableSeek, CountsEveryOccurrenceAfterTheStartUsingTheRarestLine) {
+  std::vector<std::string> storage;
+  for (int i = 0; i < 1000; ++i) storage.push_back(i % 10 == 0 ? "marker" : "}");
+  std::vector<std::string_view> lines(storage.begin(), storage.end());
+  LineTable t(lines);
+  SeekResult r = t.seek({"}", "marker", "}"}, 0, false);
+  EXPECT_EQ(r.outcome, SeekOutcome::kAmbiguous);
+  EXPECT_EQ(r.occurrences, 99u);  // the marker at line 0 has no "}" before it
+  EXPECT_EQ(r.starts.front(), 9u);
+  r = t.seek({"}", "marker", "}"}, 985, false);
+  EXPECT_EQ(r.outcome, SeekOutcome::kFound);
+  EXPECT_EQ(r.index, 989u);
+  EXPECT_EQ(t.seek({"  marker\t"}, 985, false).level, MatchLevel::kTrim);
+  EXPECT_EQ(t.seek({"marker"}, 991, false).outcome, SeekOutcome::kMissing);
+  EXPECT_EQ(t.seek({"}"}, 0, true).index, 999u);
+}
+
 }  // namespace
 }  // namespace clawexec::patch

@@ -9,7 +9,10 @@
 // the boundary lines (retrying inside a heredoc wrapper), then walk the inner lines with a small
 // recursive-descent parser: a hunk header decides the hunk kind, an update hunk is a sequence of
 // chunks, and a chunk's body ends at the first line that is not ' ', '+', '-' or empty. Line
-// numbers are 1-based with the "*** Begin Patch" line as 1.
+// numbers are 1-based with the "*** Begin Patch" line as 1. A path holding a NUL or another
+// control byte is refused at its header line: the kernel would cut it at the NUL (so the file
+// written would not be the one reported), and a control byte in a name only serves to mislead
+// whoever reads the summary.
 
 #include <string>
 
@@ -48,6 +51,42 @@ Lines split_lines(std::string_view text) {
 
 Error invalid_hunk(size_t line, std::string_view what) {
   return Error::invalid("Invalid patch hunk at line " + std::to_string(line) + ": " + std::string(what));
+}
+
+bool is_control_byte(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+// `text` with control bytes spelled as C escapes (\0, \t, \r, \x1b, ...).
+std::string escape_controls(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
+    if (!is_control_byte(c)) {
+      out.push_back(ch);
+    } else if (c == 0) {
+      out += "\\0";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+// A path as written after a header marker; refused when it holds a control byte.
+Result<std::string> header_path(std::string_view path, std::string_view header_line, size_t line) {
+  for (char c : path) {
+    if (!is_control_byte(static_cast<unsigned char>(c))) continue;
+    std::string what = c == 0 ? "a NUL byte" : "the control character " + escape_controls(std::string_view(&c, 1));
+    return invalid_hunk(line, "the path in '" + escape_controls(header_line) + "' contains " + what +
+                                  "; a file path cannot contain NUL or control characters");
+  }
+  return std::string(path);
 }
 
 // Empty when the first and last lines are the markers, else the reference's message.
@@ -139,7 +178,7 @@ Result<Hunk> parse_update(Cursor& c, Hunk hunk) {
   if (!c.done()) {
     std::string_view move = js_trim(c.peek());
     if (move.starts_with(kMoveTo)) {
-      hunk.move_to = std::string(move.substr(kMoveTo.size()));
+      hunk.move_to = TRY(header_path(move.substr(kMoveTo.size()), move, c.number()));
       ++c.pos;
     }
   }
@@ -166,7 +205,7 @@ Result<Hunk> parse_hunk(Cursor& c) {
   ++c.pos;
   if (head.starts_with(kAddFile)) {
     hunk.kind = HunkKind::kAdd;
-    hunk.path = std::string(head.substr(kAddFile.size()));
+    hunk.path = TRY(header_path(head.substr(kAddFile.size()), head, hunk.line));
     for (; !c.done() && c.peek().starts_with('+'); ++c.pos) {
       hunk.contents.append(c.peek().substr(1));
       hunk.contents.push_back('\n');
@@ -175,12 +214,12 @@ Result<Hunk> parse_hunk(Cursor& c) {
   }
   if (head.starts_with(kDeleteFile)) {
     hunk.kind = HunkKind::kDelete;
-    hunk.path = std::string(head.substr(kDeleteFile.size()));
+    hunk.path = TRY(header_path(head.substr(kDeleteFile.size()), head, hunk.line));
     return hunk;
   }
   if (head.starts_with(kUpdateFile)) {
     hunk.kind = HunkKind::kUpdate;
-    hunk.path = std::string(head.substr(kUpdateFile.size()));
+    hunk.path = TRY(header_path(head.substr(kUpdateFile.size()), head, hunk.line));
     return parse_update(c, std::move(hunk));
   }
   return invalid_hunk(hunk.line, "'" + std::string(raw) +

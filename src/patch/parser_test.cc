@@ -190,5 +190,26 @@ TEST(ParsePatch, ChunkEndsAtAnUnexpectedLineWhichMustThenBeAHeader) {
             "{path}', '*** Delete File: {path}', '*** Update File: {path}'");
 }
 
+TEST(ParsePatch, PathWithNulIsRefusedAtItsHeaderLine) {
+  using namespace std::string_literals;
+  EXPECT_EQ(error_of("*** Begin Patch\n*** Add File: ok\n+x\n*** Add File: ab\0cd\n+x\n*** End Patch"s),
+            "Invalid patch hunk at line 4: the path in '*** Add File: ab\\0cd' contains a NUL byte; a file path "
+            "cannot contain NUL or control characters");
+  EXPECT_EQ(error_of("*** Begin Patch\n*** Delete File: a\0\n*** End Patch"s).substr(0, 32),
+            "Invalid patch hunk at line 2: th");
+}
+
+TEST(ParsePatch, ControlCharactersInUpdateAndMovePathsAreRefused) {
+  EXPECT_EQ(error_of("*** Begin Patch\n*** Update File: a\rb\n@@\n-x\n+y\n*** End Patch"),
+            "Invalid patch hunk at line 2: the path in '*** Update File: a\\rb' contains the control character "
+            "\\r; a file path cannot contain NUL or control characters");
+  EXPECT_EQ(error_of("*** Begin Patch\n*** Update File: a\n*** Move to: b\x1b[2Jc\n@@\n-x\n+y\n*** End Patch"),
+            "Invalid patch hunk at line 3: the path in '*** Move to: b\\x1b[2Jc' contains the control character "
+            "\\x1b; a file path cannot contain NUL or control characters");
+  EXPECT_EQ(error_of("*** Begin Patch\n*** Add File: a\tb\n+x\n*** End Patch").find("\\t"), 58u);
+  EXPECT_EQ(parsed("*** Begin Patch\n*** Add File: caf\xC3\xA9 and spaces\n+x\n*** End Patch")[0].path,
+            "caf\xC3\xA9 and spaces");
+}
+
 }  // namespace
 }  // namespace clawexec::patch

@@ -172,6 +172,15 @@ Result<void> make_nonblocking(SpawnedShim& shim) {
   return {};
 }
 
+std::vector<std::string> shim_search_paths(const std::string& self_executable) {
+  std::string dir = self_executable.substr(0, self_executable.rfind('/'));
+  std::vector<std::string> paths;
+  for (const char* candidate : {"/clawexec-shim", "/../bin/clawexec-shim", "/../libexec/clawexec-shim"}) {
+    paths.push_back(dir + candidate);
+  }
+  return paths;
+}
+
 Result<std::string> locate_shim() {
   if (const char* env = std::getenv("CLAWEXEC_SHIM"); env && *env) {
     if (!sys::is_executable_file(env)) {
@@ -180,9 +189,7 @@ Result<std::string> locate_shim() {
     return std::string(env);
   }
   std::string self = TRY(sys::self_executable());
-  std::string dir = self.substr(0, self.rfind('/'));
-  for (const char* candidate : {"/clawexec-shim", "/../bin/clawexec-shim", "/../libexec/clawexec-shim"}) {
-    std::string path = dir + candidate;
+  for (const std::string& path : shim_search_paths(self)) {
     if (sys::is_executable_file(path)) return path;
   }
   return Error{ErrorCode::kNotFound, ENOENT,

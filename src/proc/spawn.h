@@ -67,7 +67,11 @@ Result<void> make_nonblocking(SpawnedShim& shim);
 /// a message from the shim.
 Result<SpawnedShim> spawn_with_shim(const SpawnSpec& spec, const std::string& shim_path);
 
-/// Where the shim lives: $CLAWEXEC_SHIM if set, else next to the running executable.
+/// Where the shim lives: $CLAWEXEC_SHIM if set, else the first executable file among
+/// shim_search_paths() of the running executable.
 Result<std::string> locate_shim();
+
+/// The places locate_shim looks for the shim next to `self_executable`, in order.
+std::vector<std::string> shim_search_paths(const std::string& self_executable);
 
 }  // namespace clawexec::proc

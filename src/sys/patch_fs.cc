@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
@@ -31,6 +32,43 @@ std::string temp_name_for(const std::string& path) {
 Result<std::string> read_whole_file(const std::string& path) {
   UniqueFd fd = TRY(open_read_nofollow(path));
   return read_to_end(fd.get(), path);
+}
+
+Result<std::string> read_fd_at_most(int fd, size_t max_bytes, const std::string& what, size_t size_hint) {
+  std::string out;
+  out.reserve(std::min(size_hint, max_bytes) + 1);
+  char block[65536];
+  while (out.size() <= max_bytes) {
+    size_t want = std::min(sizeof block, max_bytes + 1 - out.size());
+    const ssize_t n = ::read(fd, block, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::from_errno("read " + what, errno);
+    }
+    if (n == 0) break;
+    out.append(block, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+Result<BoundedFile> read_regular_file_at_most(const std::string& path, size_t max_bytes) {
+  const int raw = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (raw < 0) return Error::from_errno("open " + path, errno);
+  UniqueFd fd(raw);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return Error::from_errno("fstat " + path, errno);
+  if (!S_ISREG(st.st_mode)) return Error{ErrorCode::kInvalidArgument, 0, "read " + path + ": not a regular file"};
+  BoundedFile out;
+  out.size = static_cast<uint64_t>(st.st_size);
+  if (out.size > max_bytes) return out;
+  std::string bytes = TRY(read_fd_at_most(fd.get(), max_bytes, path, static_cast<size_t>(out.size)));
+  if (bytes.size() > max_bytes) {
+    out.size = bytes.size();
+    return out;
+  }
+  out.size = bytes.size();
+  out.bytes = std::move(bytes);
+  return out;
 }
 
 Result<void> replace_file_atomically(const std::string& path, std::string_view data, std::optional<uint32_t> mode,
@@ -83,6 +121,19 @@ Result<std::vector<std::string>> make_directories(const std::string& dir) {
     created.push_back(*it);
   }
   return created;
+}
+
+Result<std::string> read_symlink(const std::string& path) {
+  std::string target(256, '\0');
+  while (true) {
+    const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+    if (n < 0) return Error::from_errno("readlink " + path, errno);
+    if (static_cast<size_t>(n) < target.size()) {
+      target.resize(static_cast<size_t>(n));
+      return target;
+    }
+    target.resize(target.size() * 2);
+  }
 }
 
 Result<void> unlink_path(const std::string& path) {

@@ -17,6 +17,23 @@ namespace clawexec::sys {
 /// Reads a whole regular file without following a final symlink.
 Result<std::string> read_whole_file(const std::string& path);
 
+/// A regular file read only when it is small enough.
+struct BoundedFile {
+  std::optional<std::string> bytes;  // nullopt: larger than the limit (nothing was read)
+  uint64_t size = 0;                 // st_size, or the bytes seen when the file grew past the limit
+};
+
+/// Opens `path` without following a final symlink and without blocking (a FIFO swapped in is
+/// never waited on), checks with fstat that it is a regular file (else an error naming the
+/// path) of at most `max_bytes` bytes, and only then reads it, stopping after max_bytes + 1
+/// bytes in case it grows (or is a /proc file whose st_size is 0).
+Result<BoundedFile> read_regular_file_at_most(const std::string& path, size_t max_bytes);
+
+/// Reads `fd` to its end in 64 KiB blocks, but at most max_bytes + 1 bytes: a result longer
+/// than `max_bytes` means the input was over the limit. `what` names it in errors; `size_hint`
+/// (the expected size, e.g. st_size) is reserved up front.
+Result<std::string> read_fd_at_most(int fd, size_t max_bytes, const std::string& what, size_t size_hint = 0);
+
 /// Replaces (or creates) `path` with `data`: a temp file beside it (exclusive; chmod'ed to
 /// exactly `mode` when given, else 0666 less the umask), written, fsync'ed (unless kNone),
 /// then renamed over `path`. The temp file is removed when any step fails.
@@ -27,6 +44,9 @@ Result<void> replace_file_atomically(const std::string& path, std::string_view d
 /// mkdir -p: creates `dir` and its missing ancestors (mode 0777 before umask). Returns the
 /// directories it created, outermost first (so a rollback can remove them, innermost first).
 Result<std::vector<std::string>> make_directories(const std::string& dir);
+
+/// readlink(2): the target of the symlink `path`, as stored.
+Result<std::string> read_symlink(const std::string& path);
 
 /// unlink(2) that reports a missing path as an error (unlike remove_file).
 Result<void> unlink_path(const std::string& path);

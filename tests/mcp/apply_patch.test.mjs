@@ -1,6 +1,7 @@
 // apply_patch over MCP and on the command line: listed by default, the reference's success and
 // no-op texts with structuredContent.summary, thrown errors as isError results, nothing written
-// when a later hunk fails, and tools.exec.applyPatch.enabled / allowModels hiding the tool.
+// when a later hunk fails, the size limits, and tools.exec.applyPatch.enabled / allowModels
+// hiding the tool. (Protected paths: attack_apply_patch.test.mjs.)
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -64,6 +65,42 @@ describe("apply_patch tool", () => {
     assert.equal(blank.text, "Provide a patch input.");
     const bad = await s.call("apply_patch", { input: "hello" });
     assert.equal(bad.text, "The first line of the patch must be '*** Begin Patch'");
+  });
+});
+
+describe("apply_patch size limits", () => {
+  test("a file over 64 MiB is refused from its size, before it is read", async () => {
+    const ws = scratchDir();
+    const s = await startServer({ cwd: ws.dir });
+    try {
+      const { truncateSync } = await import("node:fs");
+      writeFileSync(join(ws.dir, "huge.bin"), "");
+      truncateSync(join(ws.dir, "huge.bin"), 1024 * 1024 * 1024);  // sparse: 1 GiB of nothing
+      const r = await s.call("apply_patch", { input: patch("*** Update File: huge.bin\n@@\n-x\n+y\n") });
+      assert.equal(r.isError, true);
+      assert.equal(
+        r.text,
+        `Failed to read file to update ${join(ws.dir, "huge.bin")}: it is 1 GiB (1073741824 bytes), over apply_patch's per-file limit of 64 MiB (67108864 bytes)`,
+      );
+    } finally {
+      await s.close();
+      ws.cleanup();
+    }
+  });
+
+  test("clawexec apply-patch stops reading stdin at the 64 MiB patch limit", () => {
+    const ws = scratchDir();
+    const state = scratchDir("clawexec-state-");
+    try {
+      const big = patch(`*** Add File: big.txt\n${"+0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n".repeat(1024 * 1024 + 16)}`);
+      const r = spawnSync(CLAWEXEC, ["apply-patch", "--workdir", ws.dir], { input: big, env: serverEnv(state.dir), maxBuffer: 1 << 20 });
+      assert.equal(r.status, 1);
+      assert.equal(r.stderr.toString(), "clawexec apply-patch: the patch on stdin is over apply_patch's limit of 64 MiB (67108864 bytes)\n");
+      assert.equal(existsSync(join(ws.dir, "big.txt")), false);
+    } finally {
+      ws.cleanup();
+      state.cleanup();
+    }
   });
 });
 

@@ -236,7 +236,8 @@ export async function rejection(promise) {
 }
 
 /**
- * The environment for a server or CLI process: a private state dir, no config path override, and
+ * The environment for a server or CLI process: a private state dir, no config path override (unless
+ * `extra` sets OPENCLAW_CONFIG_PATH), and
  * SHELL pinned to bash so the suite does not depend on where it runs (CI may have no SHELL, which
  * makes commands run under dash); tests of shell selection override or unset it.
  */
@@ -256,7 +257,7 @@ function defaultHome() {
 
 export function serverEnv(stateDir, extra = {}) {
   const env = { ...process.env, SHELL: "/bin/bash", HOME: defaultHome(), OPENCLAW_STATE_DIR: stateDir, ...extra };
-  delete env.OPENCLAW_CONFIG_PATH;
+  if (!("OPENCLAW_CONFIG_PATH" in extra)) delete env.OPENCLAW_CONFIG_PATH;
   return env;
 }
 
