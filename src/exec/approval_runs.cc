@@ -155,6 +155,7 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
     return;
   }
   run->plan.command = std::move(outcome.command);
+  run->plan.rendered = outcome.rendered;
   int64_t notice_ms = config_.exec.approval_running_notice_ms;
   run->plan.on_started = [this, approval, scope, notice_ms](const std::shared_ptr<Run>& started) {
     std::shared_ptr<session::Session> session = started->session();

@@ -19,6 +19,9 @@ class Run;
 struct ExecPlan {
   std::string command;  // what runs: the call's command, or the policy's rendering of it
   std::string original_command;  // the call's command as given
+  /// `command` is the policy's canonical rendering (policy/render.h): it runs under a POSIX
+  /// shell, without the startup snapshot.
+  bool rendered = false;
   ExecHost host = ExecHost::kGateway;
   json::Object args;  // the call's arguments (XML artifacts stripped)
   std::string workdir;

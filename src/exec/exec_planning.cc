@@ -152,6 +152,24 @@ ShellInvocation shell_for(const env::EnvList& server_env) {
   return {program, config.args};
 }
 
+shell::ShellDialect dialect_of(const std::string& shell_program) {
+  Result<std::string> real = sys::real_path(shell_program);
+  std::string_view name = env::posix_basename(real.ok() ? real.value() : shell_program);
+  // $'...' and friends: bash, zsh, ksh/mksh and busybox ash have them; dash (Debian's sh) has not.
+  if (name == "dash" || name == "sh" || name == "posh") return shell::ShellDialect::kDash;
+  return shell::ShellDialect::kBash;
+}
+
+ShellInvocation shell_for_rendered(const ShellInvocation& shell) {
+  static constexpr std::string_view kPosixFamily[] = {"bash", "dash", "sh", "zsh", "ksh", "ksh93", "mksh", "ash", "busybox", "posh"};
+  Result<std::string> real = sys::real_path(shell.first);
+  std::string_view name = env::posix_basename(real.ok() ? real.value() : shell.first);
+  for (std::string_view known : kPosixFamily) {
+    if (name == known) return shell;
+  }
+  return {"/bin/sh", {"-c"}};
+}
+
 // Steps 2-14 of the reference pipeline: either a plan to run, or the result to return instead
 // (a thrown error, or the failed result of an unusable working directory).
 std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
@@ -249,10 +267,14 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
   }
   if (plan.host == ExecHost::kGateway) {
     ApprovalRoute route = ctx.elicit || ctx.pending_approvals ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
-    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env), route);
+    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env),
+                                                   dialect_of(shell_for(config.inherited_env).first), route);
     if (!gate.ok()) return ToolResult::thrown(gate.error().message);
     plan.approval = std::move(gate->approval);
-    if (!plan.approval) plan.command = std::move(gate->command);
+    if (!plan.approval) {
+      plan.command = std::move(gate->command);
+      plan.rendered = gate->rendered;
+    }
     plan.warnings.insert(plan.warnings.end(), gate->warnings.begin(), gate->warnings.end());
     plan.bookkeeping = std::move(gate->bookkeeping);
     plan.preflight = gate->preflight;

@@ -11,11 +11,19 @@
 #include "env/env_list.h"
 #include "exec/exec_plan.h"
 #include "exec/service.h"
+#include "shell/script.h"
 
 namespace clawexec::exec {
 
 /// The shell and its arguments (§3.6), resolved to an absolute path through the server's PATH.
 ShellInvocation shell_for(const env::EnvList& server_env);
+
+/// How `shell_program` (an absolute path, symlinks followed) reads a command's text.
+shell::ShellDialect dialect_of(const std::string& shell_program);
+
+/// The shell a canonical rendering runs under: `shell` when it is a POSIX-family shell (bash,
+/// dash, zsh, ksh, ash...), else /bin/sh (a rendering is POSIX shell text).
+ShellInvocation shell_for_rendered(const ShellInvocation& shell);
 
 /// Steps 2-14 up to the environment: a plan (host, workdir, env without the login PATH) or the
 /// result to return instead (a thrown error, or the failed result of an unusable workdir).

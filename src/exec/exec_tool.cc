@@ -158,7 +158,8 @@ void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
   // command the policy rewrote to resolved executables runs as rendered (reference: no
   // snapshot for an execCommand).
   auto shell = shell_for(config_.inherited_env);
-  bool snapshot_wanted = plan.host == ExecHost::kGateway && plan.command == plan.original_command &&
+  if (plan.rendered) shell = shell_for_rendered(shell);
+  bool snapshot_wanted = plan.host == ExecHost::kGateway && !plan.rendered && plan.command == plan.original_command &&
                          shell_env_->snapshots_enabled() && shellenv::snapshot_supported(shell.first, shell.second);
   if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), shell, nullptr);
   auto pending = std::make_shared<std::tuple<ExecPlan, CallContext, ToolDone>>(std::move(plan), std::move(ctx), std::move(done));
@@ -230,6 +231,7 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
     ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
     if (!outcome.approved) return state->done(denied_tool_result(*approval, outcome.reason));
     state->plan.command = std::move(outcome.command);
+    state->plan.rendered = outcome.rendered;
     launch(std::move(state->plan), std::move(state->ctx), std::move(state->done));
   };
   state->expiry.expires_after(std::chrono::milliseconds(config_.approval_timeout_ms));

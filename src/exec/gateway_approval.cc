@@ -81,7 +81,9 @@ ApprovalOutcome GatewayApproval::bound(std::string command) const {
     same = paths[i] == binding_[i].path && (binding_[i].sha256.empty() || content_hash(paths[i]) == binding_[i].sha256);
   }
   if (!same) return {false, "", "approval-binding-changed"};
-  return {true, std::move(command), ""};
+  const std::optional<std::string>& rendering = context_->decision.enforced_command;
+  bool rendered = rendering && command == *rendering;
+  return {true, std::move(command), "", rendered};
 }
 
 ApprovalOutcome GatewayApproval::decide(policy::ApprovalDecision decision, const ServiceConfig& config) {

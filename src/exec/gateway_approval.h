@@ -23,7 +23,8 @@ struct GatewayContext;
 struct ApprovalOutcome {
   bool approved = false;
   std::string command;  // what to run (approved)
-  std::string reason;   // why not (denied): user-denied, approval-timeout, ...
+  std::string reason;     // why not (denied): user-denied, approval-timeout, ...
+  bool rendered = false;  // `command` is the policy's canonical rendering, not the call's text
 };
 
 class GatewayApproval {

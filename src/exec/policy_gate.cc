@@ -14,6 +14,7 @@
 #include "exec/policy_gate.h"
 #include "exec/gateway_approval.h"
 #include "exec/policy_gate_internal.h"
+#include "exec/exec_planning.h"
 
 #include <memory>
 
@@ -163,7 +164,7 @@ bool needs_analysis(const GatewayContext& g) {
 }
 
 void prepare_decision(GatewayContext& g, const ServiceConfig& config, const std::string& command,
-                      const std::string& workdir, const std::string& path_env) {
+                      const std::string& workdir, const std::string& path_env, shell::ShellDialect dialect) {
   policy::SafeBinLayer layer;
   layer.safe_bins = config.exec.safe_bins;
   layer.trusted_dirs = config.exec.safe_bin_trusted_dirs.value_or(std::vector<std::string>{});
@@ -179,6 +180,7 @@ void prepare_decision(GatewayContext& g, const ServiceConfig& config, const std:
   in.evaluation.safe_bins = &g.safe_bins.policy;
   in.evaluation.trusted_dirs = &g.safe_bins.trusted_dirs;
   in.evaluation.resolve = policy::ResolveContext{workdir, path_env, config.home_dir, &approvals::system_fs_view()};
+  in.evaluation.dialect = dialect;
 }
 
 Result<policy::ExecCallPolicy> effective_call_policy(const ServiceConfig& config, ExecHost host) {
@@ -193,6 +195,7 @@ Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {
 
 boost::json::object explain_policy(const ServiceConfig& config, const std::string& command, const std::string& cwd,
                                    const std::string& path_env) {
+  shell::ShellDialect dialect = dialect_of(shell_for(config.inherited_env).first);
   boost::json::object out;
   out["command"] = command;
   out["cwd"] = cwd;
@@ -209,7 +212,7 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
     return out;
   }
   GatewayContext& g = **context;
-  prepare_decision(g, config, command, cwd, path_env);
+  prepare_decision(g, config, command, cwd, path_env, dialect);
   policy::Decision d = policy::decide_gateway(g.inputs);
   const policy::AllowlistEvaluation& e = d.evaluation;
   bool yolo = !needs_analysis(g);
@@ -258,7 +261,8 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
 
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env, ApprovalRoute route) {
+                                        const std::string& path_env, shell::ShellDialect dialect,
+                                        ApprovalRoute route) {
   GateOutcome out;
   std::shared_ptr<GatewayContext> g = TRY(gateway_context(config, &args));
   out.preflight = !(g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff);
@@ -266,7 +270,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
     out.command = command;  // nothing the engine could refuse or ask about
     return out;
   }
-  prepare_decision(*g, config, command, workdir, path_env);
+  prepare_decision(*g, config, command, workdir, path_env, dialect);
   const policy::DecisionInputs& in = g->inputs;
   const std::vector<policy::AllowlistEntry>& allowlist = g->allowlist;
   const policy::HostApprovalContext& host = g->host;
@@ -277,6 +281,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
     case policy::Verdict::kAllow:
       out.bookkeeping = record_use(config, decision, allowlist, command);
       out.command = decision.command_to_run;
+      out.rendered = decision.enforced_command && out.command == *decision.enforced_command;
       return out;
     case policy::Verdict::kDeny:
       return Error::rejected(decision.deny_message);
@@ -294,6 +299,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json:
   }
   out.bookkeeping = record_use(config, decision, allowlist, command);
   out.command = fallback.command_to_run;
+  out.rendered = decision.enforced_command && out.command == *decision.enforced_command;
   return out;
 }
 

@@ -16,6 +16,7 @@
 
 #include "json/json.h"
 #include "policy/modes.h"
+#include "shell/script.h"
 
 namespace clawexec::exec {
 
@@ -35,6 +36,7 @@ enum class ApprovalRoute { kNone, kAvailable };
 
 struct GateOutcome {
   std::string command;                // what to run
+  bool rendered = false;              // `command` is the canonical rendering (policy/render.h)
   std::vector<std::string> warnings;  // to prefix to the result
   /// Records the allowlist use in the approvals document (a locked, fsynced write): run it off
   /// the io thread. Empty when nothing matched.
@@ -48,13 +50,16 @@ struct GateOutcome {
 
 /// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.
 /// Errors (kRejected) carry the reference's denial texts.
+/// `dialect`: how the shell that would run the call's text reads it.
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env, ApprovalRoute route);
+                                        const std::string& path_env, shell::ShellDialect dialect,
+                                        ApprovalRoute route);
 
 /// `clawexec policy explain`: the full analysis of `command` for the gateway host (the effective
 /// policy, every segment with its resolution and what satisfied it, the decision), as the
 /// documented JSON report (docs/approvals.md "policy explain").
+/// The command is read as the shell a gateway command runs under ($SHELL) reads it.
 boost::json::object explain_policy(const ServiceConfig& config, const std::string& command, const std::string& cwd,
                                    const std::string& path_env);
 

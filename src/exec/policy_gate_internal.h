@@ -36,7 +36,7 @@ bool needs_analysis(const GatewayContext& g);
 /// Fills the decision inputs of `command` (safe-bin policy with its file-system probes, the
 /// resolution context): only for calls that are analysed.
 void prepare_decision(GatewayContext& g, const ServiceConfig& config, const std::string& command,
-                      const std::string& workdir, const std::string& path_env);
+                      const std::string& workdir, const std::string& path_env, shell::ShellDialect dialect);
 
 /// The reference's denial for a run that needs approval when nobody can approve it.
 std::string headless_denial(config::ExecSecurity s, config::ExecAsk a, config::ExecSecurity f,

@@ -165,7 +165,7 @@ Decision decide_gateway(const DecisionInputs& in) {
   d.allow_always = resolve_allow_always(e, d.strict_inline_eval_hit.has_value(), in.evaluation, in.strict_inline_eval);
   bool fallback_allowlist = std::min(in.security, in.ask_fallback) == ExecSecurity::kAllowlist;
   if ((host_allowlist || fallback_allowlist) && e.analysis_ok) {
-    RenderedCommand rendered = render_authorized_command(e, RenderMode::kEnforced);
+    RenderedCommand rendered = render_authorized_command(e);
     d.enforced_command = rendered.command;
     d.enforced_unavailable_reason = rendered.reason;
   }

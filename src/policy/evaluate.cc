@@ -10,6 +10,7 @@
 // reference's order. Prompt-only and policy-blocked candidates are never satisfied.
 
 #include "policy/evaluate.h"
+#include "policy/pinned_argv.h"
 
 #include <algorithm>
 #include <array>
@@ -272,7 +273,8 @@ bool is_safe_builtin_segment(const Argv& argv, std::string_view raw) {
   return in(kSafeBuiltins, head);
 }
 
-SegmentEvaluation evaluate_argv_segment(const Argv& argv, const EvaluationContext& ctx, bool allow_shell_builtins) {
+SegmentEvaluation evaluate_argv_segment(const Argv& argv, const EvaluationContext& ctx, bool allow_shell_builtins,
+                                        std::string_view raw) {
   SegmentEvaluation seg;
   seg.argv = argv;
   seg.effective_argv = argv;
@@ -295,7 +297,7 @@ SegmentEvaluation evaluate_argv_segment(const Argv& argv, const EvaluationContex
              is_safe_bin_usage(effective, seg.resolution->execution, *ctx.safe_bins, *ctx.trusted_dirs,
                                *ctx.resolve.fs, ctx.resolve.cwd)) {
     seg.satisfied_by = SatisfiedBy::kSafeBins;
-  } else if (allow_shell_builtins && is_safe_builtin_segment(argv, "")) {
+  } else if (allow_shell_builtins && is_safe_builtin_segment(argv, raw)) {
     seg.satisfied_by = SatisfiedBy::kSafeBuiltins;
   } else if (skill_allowed(*seg.resolution, ctx)) {
     seg.satisfied_by = SatisfiedBy::kSkills;
@@ -308,7 +310,7 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
   EvaluationContext ctx = given;
   if (!ctx.prepared && ctx.allowlist) ctx.prepared = &local.emplace(*ctx.allowlist);
   AllowlistEvaluation out;
-  out.plan = plan_shell_authorization(command);
+  out.plan = plan_shell_authorization(command, ctx.dialect);
   if (!out.plan.ok) {
     for (const ExplainStep& step : out.plan.explanation.steps) {
       SegmentEvaluation seg;
@@ -349,7 +351,7 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
       if (seg.resolution) seg.resolved_path = resolve_execution_target_trust_path(*seg.resolution, ctx.resolve);
       seg.inline_eval = detect_strict_inline_eval_argv(c.argv);
     } else {
-      seg = evaluate_argv_segment(c.argv, ctx, ctx.allow_shell_builtins);
+      seg = evaluate_argv_segment(c.argv, ctx, ctx.allow_shell_builtins, c.raw_text);
       if (seg.satisfied_by == SatisfiedBy::kSafeBuiltins && !is_safe_builtin_segment(c.argv, c.raw_text)) {
         seg.satisfied_by = SatisfiedBy::kNone;
       }
@@ -359,6 +361,15 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
     seg.trust_mode = blocked ? TrustMode::kPromptOnly : c.trust_mode;
     seg.allow_always = c.allow_always && !blocked && !wrapper_unresolved_path;
     if (seg.satisfied_by == SatisfiedBy::kNone) all = false;
+    const std::vector<ExplainStep>& steps = out.plan.explanation.steps;
+    auto step = std::find_if(steps.begin(), steps.end(), [&](const ExplainStep& s) { return s.id == c.step_id; });
+    if (step == steps.end() || !ctx.resolve.fs) {
+      seg.pin_failure = "segment metadata mismatch";
+    } else {
+      PinnedArgv pinned = pin_segment_argv(*step, c, seg, ctx.resolve, ctx.dialect);
+      seg.pinned_argv = std::move(pinned.argv);
+      seg.pin_failure = std::move(pinned.reason);
+    }
     out.segments.push_back(std::move(seg));
   }
   out.allowlist_satisfied = all;

@@ -33,6 +33,7 @@ struct EvaluationContext {
   const SafeBinPolicy* safe_bins = nullptr;
   const TrustedSafeBinDirs* trusted_dirs = nullptr;
   ResolveContext resolve;  // cwd, PATH, home, file system
+  shell::ShellDialect dialect = shell::ShellDialect::kBash;  // the shell that would run the text
   bool allow_shell_builtins = true;
   bool auto_allow_skills = false;
   std::vector<SkillBin> skill_bins;
@@ -50,6 +51,9 @@ struct SegmentEvaluation {
   bool allow_always = false;
   std::optional<InlineEvalHit> inline_eval;
   std::vector<std::string> wrappers;  // dispatch wrappers looked through
+  /// What this segment runs when it is auto-approved (see pinned_argv.h), or why it cannot.
+  std::optional<Argv> pinned_argv;
+  std::string pin_failure;
 };
 
 struct AllowlistEvaluation {
@@ -66,8 +70,9 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
 
 /// Evaluates one argv as a direct (non-shell) command, as node-host requests are (no safe
 /// builtins). Used for argv-level conformance checks.
+/// `raw` is the segment's source text (a `[ ... ]` test lists no closing bracket in argv).
 SegmentEvaluation evaluate_argv_segment(const Argv& argv, const EvaluationContext& context,
-                                        bool allow_shell_builtins = false);
+                                        bool allow_shell_builtins = false, std::string_view raw = {});
 
 /// §4.6 pattern derivation for one segment's argv: the trust paths an allow-always grant
 /// would store for it (package-manager layers and exec wrappers looked through; a shell

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 
 #include "policy/analysis_summary.h"
@@ -164,27 +165,43 @@ SatisfiedBy satisfied_by_of(const bj::value& v) {
   return SatisfiedBy::kNone;
 }
 
-TEST(EvaluateConformance, BuildAuthorizedShellCommandFromPlan) {
+// Canonical rendering (docs/policy.md "What runs") deliberately replaces the reference's
+// renderer, which splices real paths into the original text: every word is single-quoted from
+// the analysis argv, wrappers are kept, and an assignment prefix or a wrapper payload is never
+// rendered. Each reference case is checked against what we do instead.
+TEST(EvaluateConformance, BuildAuthorizedShellCommandFromPlanCasesUnderCanonicalRendering) {
+  struct Ours {
+    bool ok;
+    std::string reason_or_regex;
+  };
+  const std::map<std::string, Ours> ours = {
+      // Same outcome as the reference (a brace expansion is never rendered).
+      {"oc-1110", {false, "shell expansion in enforced arguments"}},
+      // The reference rewrites safe bins inside the payload; we never render a payload.
+      {"oc-1113", {false, "shell quoting required in wrapper payload"}},
+      {"oc-1115", {true, "^'/.+/head' '-c' '16'$"}},
+      // The reference keeps `LIMIT=1` verbatim; we do not render assignment prefixes (the
+      // segment is prompt-only anyway: a human approves the original text).
+      {"oc-1118", {false, "env assignment before the command"}},
+  };
   std::vector<bj::object> cases = load_cases({"buildAuthorizedShellCommandFromPlan"});
-  ASSERT_EQ(cases.size(), 4u);
+  ASSERT_EQ(cases.size(), ours.size());
   for (const bj::object& c : cases) {
     const std::string id = case_id(c);
+    ASSERT_TRUE(ours.count(id)) << id;
+    const Ours& expect = ours.at(id);
     CaseWorld world(c);
     AllowlistEvaluation e = evaluate_shell_allowlist(sub(str(c.at("command"))), world.ctx);
     ASSERT_TRUE(e.analysis_ok) << id << ": " << e.plan.reason;
     const bj::array& by = c.at("segmentSatisfiedBy").as_array();
     ASSERT_EQ(e.segments.size(), by.size()) << id;
     for (size_t i = 0; i < by.size(); ++i) e.segments[i].satisfied_by = satisfied_by_of(by[i]);
-    RenderMode mode = str(c.at("mode")) == "safeBins" ? RenderMode::kSafeBins : RenderMode::kEnforced;
-    RenderedCommand rendered = render_authorized_command(e, mode);
-    const bj::object& expect = c.at("expect").as_object();
-    EXPECT_EQ(rendered.command.has_value(), expect.at("ok").as_bool()) << id << ": " << rendered.reason;
-    if (const bj::value* v = find_key(expect, "reason")) {
-      EXPECT_EQ(rendered.reason, str(*v)) << id;
-    }
-    if (const bj::value* v = find_key(expect, "commandRegex")) {
-      ASSERT_TRUE(rendered.command) << id;
-      EXPECT_TRUE(std::regex_search(*rendered.command, std::regex(str(*v)))) << id << ": " << *rendered.command;
+    RenderedCommand rendered = render_authorized_command(e);
+    ASSERT_EQ(rendered.command.has_value(), expect.ok) << id << ": " << rendered.reason;
+    if (expect.ok) {
+      EXPECT_TRUE(std::regex_search(*rendered.command, std::regex(expect.reason_or_regex))) << id << ": " << *rendered.command;
+    } else {
+      EXPECT_EQ(rendered.reason, expect.reason_or_regex) << id;
     }
   }
 }

@@ -50,6 +50,7 @@ struct Source {
 
 struct Walker {
   ShellExplanation& out;
+  shell::ShellDialect dialect = shell::ShellDialect::kBash;
   size_t remaining_nodes = shell::kMaxExplainNodes;
   size_t next_id = 0;
   bool work_limit = false;
@@ -221,6 +222,22 @@ std::string_view operator_kind(std::string_view between, std::string& text) {
 
 void walk_source(Walker& w, const Source& src);
 
+// Every substitution the parser read, wherever it sits (inside ${...}, $((...)), an assignment,
+// a redirect target), is a risk, even where no word part shows it.
+void collect_substitution_sites(Walker& w, const Source& src, const Script& script) {
+  for (const shell::SubstitutionSite& site : script.substitutions) {
+    std::string_view kind = site.process ? "process-substitution" : "command-substitution";
+    ByteSpan span = map_span(src, site.begin, site.end);
+    bool known = std::any_of(w.out.risks.begin(), w.out.risks.end(), [&](const Risk& r) {
+      return r.kind == kind && r.payload_of == src.parent && r.span.begin <= span.begin && span.end <= r.span.end;
+    });
+    if (known) continue;
+    size_t begin = std::min(site.begin, src.text.size());
+    size_t end = std::min(std::max(site.end, begin), src.text.size());
+    add_risk(w, src, std::string(kind), std::string(src.text.substr(begin, end - begin)), begin, end);
+  }
+}
+
 void add_step(Walker& w, const Source& src, const Command& command, const shell::Argv& argv) {
   ExplainStep step;
   step.id = w.next_id++;
@@ -244,6 +261,19 @@ void add_step(Walker& w, const Source& src, const Command& command, const shell:
     step.argument_spans.push_back(map_span(src, word.offset, word.offset + word.text.size()));
   }
   step.has_env_prelude = !command.assignments.empty();
+  step.next = command.next;
+  step.negated = command.negated;
+  step.exact_argv.emplace();
+  // An expansion in an assignment prefix can fail (dash: "bad substitution") or run code, so
+  // what the command does is not known exactly either.
+  bool prelude_expands = std::any_of(command.assignments.begin(), command.assignments.end(),
+                                     [](const Word& a) { return a.has_expansion(); });
+  for (size_t i = 0; i < command.words.size() && !prelude_expands; ++i) {
+    std::optional<std::string> exact = shell::exact_word_value(command.words[i]);
+    if (!exact) break;
+    step.exact_argv->push_back(std::move(*exact));
+  }
+  if (prelude_expands || step.exact_argv->size() != command.words.size()) step.exact_argv.reset();
   size_t id = step.id;
   w.out.steps.push_back(std::move(step));
 
@@ -255,6 +285,7 @@ void add_step(Walker& w, const Source& src, const Command& command, const shell:
     add_risk(w, src, "dynamic-argument", word.text, word.offset, word.offset + word.text.size(), id);
     w.out.risks.back().command = exe;
     w.out.risks.back().argument_index = i;
+    w.out.risks.back().expansion = word.has_expansion();
   }
   std::vector<Risk> command_risks = risks_for_argv(argv);
   for (Risk& r : command_risks) {
@@ -300,6 +331,13 @@ void collect_command(Walker& w, const Source& src, const Command& command) {
       add_risk(w, src, "dynamic-executable", name.text, name.offset, name.offset + name.text.size());
     }
   }
+  // A standalone assignment (`HOME=/tmp/x; git status`) changes what later commands see, like
+  // an env override or an assignment prefix; it is never analysed through.
+  if (command.words.empty() && !command.assignments.empty()) {
+    const Word& first = command.assignments.front();
+    const Word& last = command.assignments.back();
+    add_risk(w, src, "standalone-assignment", first.text, first.offset, last.offset + last.text.size());
+  }
   for (const Word& word : command.assignments) collect_word_risks(w, src, word, std::nullopt);
   for (const Word& word : command.words) collect_word_risks(w, src, word, std::nullopt);
   for (const shell::Redirect& redirect : command.redirects) {
@@ -316,7 +354,7 @@ void collect_command(Walker& w, const Source& src, const Command& command) {
 void walk_source(Walker& w, const Source& src) {
   shell::ParseError error;
   CommandContext ctx = src.parent ? CommandContext::kWrapperPayload : CommandContext::kTopLevel;
-  Result<Script> parsed = shell::parse_script(src.text, ctx, &error);
+  Result<Script> parsed = shell::parse_script(src.text, ctx, &error, w.dialect);
   const Script& script = parsed ? *parsed : error.partial;
   if (!parsed && error.kind == shell::ParseFailure::kTooDeep) {
     w.work_limit = true;
@@ -345,9 +383,11 @@ void walk_source(Walker& w, const Source& src) {
   collect_shapes(w.out, script, !src.parent.has_value());
   size_t first_step = w.out.steps.size();
   for (const Command& command : script.commands) {
+    if (!src.parent && command.context == CommandContext::kTopLevel) ++w.out.top_level_commands;
     collect_command(w, src, command);
     if (w.work_limit) return;
   }
+  collect_substitution_sites(w, src, script);
   // Operators between consecutive steps of this source that share a context.
   std::map<StepContext, std::vector<size_t>> buckets;
   for (size_t i = first_step; i < w.out.steps.size(); ++i) {
@@ -398,15 +438,16 @@ bool ShellExplanation::has_risk(std::string_view kind) const {
 
 bool is_shell_expansion_argument(std::string_view text) { return is_shell_expansion_text(text); }
 
-ShellExplanation explain_shell_command(std::string_view source) {
+ShellExplanation explain_shell_command(std::string_view source, shell::ShellDialect dialect) {
   ShellExplanation out;
   out.source = std::string(source);
+  out.dialect = dialect;
   if (utf16_length(source) > kMaxExplainUnits) {
     out.ok = false;
     out.error = "Shell command is too large to explain";
     return out;
   }
-  Walker w{out};
+  Walker w{out, dialect};
   Source src;
   src.text = out.source;
   src.map.resize(source.size() + 1);
@@ -415,6 +456,7 @@ ShellExplanation explain_shell_command(std::string_view source) {
   if (w.work_limit) {
     ShellExplanation limited;
     limited.source = out.source;
+    limited.dialect = dialect;
     limited.ok = false;
     limited.error = "Shell command is too complex to explain";
     return limited;

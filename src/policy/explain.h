@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "policy/types.h"
+#include "shell/script.h"
 
 namespace clawexec::policy {
 
@@ -46,6 +47,12 @@ struct ExplainStep {
   std::vector<ByteSpan> argument_spans;
   /// The text before the executable starts with NAME= (an env-assignment prelude).
   bool has_env_prelude = false;
+  /// The argv the shell passes, every word included (a test's closing "]" too), when every
+  /// word's value is exact (shell::exact_word_value) and no assignment prefix expands;
+  /// nullopt otherwise. What canonical rendering runs.
+  std::optional<Argv> exact_argv;
+  shell::Separator next = shell::Separator::kNone;  // the operator after it in its list
+  bool negated = false;                              // "! cmd"
   /// Byte offset of the executable in the step's own source and that source's id (0 = the
   /// original text, else the wrapper step id whose payload holds it).
   size_t bucket = 0;
@@ -63,6 +70,7 @@ struct Risk {
   std::string payload;     // shell-wrapper: the inline command
   std::string name;        // function-definition
   std::optional<size_t> argument_index;  // dynamic-argument
+  bool expansion = false;                // dynamic-argument: the word holds a parameter, arithmetic or substitution
   std::optional<size_t> step_id;         // the step it was found in, if any
   std::optional<size_t> payload_of;      // found while parsing this wrapper step's payload
 };
@@ -84,13 +92,18 @@ struct ShellExplanation {
   std::vector<std::string> top_level_shapes;  // shapes of the line itself (not of payloads)
   std::vector<ExplainOperator> operators;
   std::string source;
+  /// Commands the parser found at the top level of the line itself (with or without a step):
+  /// canonical rendering checks that each of them is a candidate it renders.
+  size_t top_level_commands = 0;
+  shell::ShellDialect dialect = shell::ShellDialect::kBash;
 
   bool has_shape(std::string_view shape) const;
   bool has_risk(std::string_view kind) const;
 };
 
-/// Explains a command line. Pure and deterministic.
-ShellExplanation explain_shell_command(std::string_view source);
+/// Explains a command line as the given shell reads it. Pure and deterministic.
+ShellExplanation explain_shell_command(std::string_view source,
+                                       shell::ShellDialect dialect = shell::ShellDialect::kBash);
 
 /// True when an argument's source text holds a shell expansion ($x, ${, $(, `, <(, >( ...):
 /// the "dynamic-argument" risks that make a plan fail.

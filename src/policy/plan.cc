@@ -26,9 +26,10 @@
 namespace clawexec::policy {
 namespace {
 
-constexpr std::array<std::string_view, 9> kUnanalyzableRisks = {
-    "command-substitution", "dynamic-executable", "line-continuation", "heredoc",         "here-string",
-    "process-substitution", "redirect",           "syntax-error",      "function-definition"};
+constexpr std::array<std::string_view, 10> kUnanalyzableRisks = {
+    "command-substitution", "dynamic-executable", "line-continuation",   "heredoc",
+    "here-string",          "process-substitution", "redirect",          "syntax-error",
+    "function-definition",  "standalone-assignment"};
 constexpr std::array<std::string_view, 7> kUnsupportedShapes = {"background", "if",       "for",  "while",
                                                                 "case",       "subshell", "group"};
 constexpr std::array<std::string_view, 5> kPromptOnlyRisks = {"eval", "source", "alias",
@@ -212,7 +213,7 @@ std::optional<std::string> blocking_reason(const ShellExplanation& e, const std:
     if (e.has_shape(shape)) return std::string(shape);
   }
   for (const Risk& r : e.risks) {
-    if (r.kind != "dynamic-argument" || !is_shell_expansion_argument(r.text)) continue;
+    if (r.kind != "dynamic-argument" || !(r.expansion || is_shell_expansion_argument(r.text))) continue;
     bool in_prompt_only = std::any_of(all.begin(), all.end(), [&](const ExplainStep* s) {
       return inside(r.span, s->span) && !prompt_reasons(*s, e.risks).empty();
     });
@@ -289,9 +290,9 @@ bool is_bindable_shell_wrapper(const Argv& argv) {
   return extract_bindable_shell_wrapper_inline_command(argv).has_value();
 }
 
-AuthorizationPlan plan_shell_authorization(std::string_view command) {
+AuthorizationPlan plan_shell_authorization(std::string_view command, shell::ShellDialect dialect) {
   AuthorizationPlan plan;
-  plan.explanation = explain_shell_command(command);
+  plan.explanation = explain_shell_command(command, dialect);
   const ShellExplanation& e = plan.explanation;
   if (e.error) {
     plan.reason = *e.error;

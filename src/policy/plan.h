@@ -48,8 +48,9 @@ struct AuthorizationPlan {
   std::vector<const Candidate*> candidates() const;
 };
 
-/// Plans the authorization of a POSIX shell command line. Pure.
-AuthorizationPlan plan_shell_authorization(std::string_view command);
+/// Plans the authorization of a POSIX shell command line, read as `dialect` reads it. Pure.
+AuthorizationPlan plan_shell_authorization(std::string_view command,
+                                           shell::ShellDialect dialect = shell::ShellDialect::kBash);
 
 /// The unanalyzable risk kinds of §3.3 (command-substitution, redirect, heredoc, ...).
 bool is_unanalyzable_risk(std::string_view kind);

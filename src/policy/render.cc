@@ -1,53 +1,46 @@
-// Enforced command rendering: splice resolved real paths into the original command text.
+// Canonical rendering: from the pinned argv of each segment to one shell command line.
 //
-// Problem: an allowlisted `head -n 5 | rg foo` must run exactly the head and rg the analysis
-// matched, whatever PATH the shell later sees, without re-quoting the user's arguments (which
-// could change their meaning). Shell expansion left in arguments (`*`, `{a,b}`, `~`) would let
-// the shell produce operands the analysis never saw, so it is refused.
+// Problem: the text that runs must mean, to bash, dash, zsh or ksh alike, exactly the argv the
+// policy approved and the sequence the parser read - the original text cannot be trusted for
+// that (the analyzer and a shell may disagree about it), and neither can splicing real paths
+// into it.
 //
-// Approach: for each candidate, replace the executable's byte span with its real path (or,
-// when dispatch wrappers were looked through, the whole step with the planned argv), after
-// checking its argument source text. Replacements are applied right to left.
+// Approach: every segment is written as its pinned argv (pinned_argv.h), each word in single
+// quotes; the separators come from the parser's reading of the line (&&, ||, ;, newline, |,
+// |& as "2>&1 |"), cross-checked against the plan's grouping. Refused: a line with commands
+// that are not candidates, background jobs, a negation inside a pipeline, wrapper payloads.
 
 #include "policy/render.h"
 
 #include <algorithm>
 
+#include "shell/word.h"
+
 namespace clawexec::policy {
 namespace {
 
-// Unquoted, unescaped ~ at a word start, or { * ? [ anywhere in the text.
-bool has_shell_expansion(std::string_view text) {
-  bool single = false, dbl = false, word_start = true;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (single) {
-      if (c == '\'') single = false;
-      word_start = false;
-      continue;
-    }
-    if (c == '\\') {
-      ++i;
-      word_start = false;
-      continue;
-    }
-    if (dbl) {
-      if (c == '"') dbl = false;
-      continue;
-    }
-    if (c == '\'') { single = true; word_start = false; continue; }
-    if (c == '"') { dbl = true; word_start = false; continue; }
-    if (c == ' ' || c == '\t' || c == '\n') { word_start = true; continue; }
-    if ((c == '~' && word_start) || c == '{' || c == '*' || c == '?' || c == '[') return true;
-    word_start = false;
+using shell::Separator;
+
+const ExplainStep* find_step(const ShellExplanation& e, size_t id) {
+  for (const ExplainStep& s : e.steps) {
+    if (s.id == id) return &s;
   }
-  return false;
+  return nullptr;
 }
 
-struct Replacement {
-  ByteSpan span;
-  std::string text;
-};
+// The separator text between two rendered segments, or nullopt when the parser's separator
+// does not say what the plan's grouping says.
+std::optional<std::string_view> separator_text(Separator next, bool pipe_in_group, std::string_view op_to_next) {
+  if (pipe_in_group) {
+    if (next == Separator::kPipe) return " | ";
+    if (next == Separator::kPipeStderr) return " 2>&1 | ";
+    return std::nullopt;
+  }
+  if (op_to_next == "&&" && next == Separator::kAnd) return " && ";
+  if (op_to_next == "||" && next == Separator::kOr) return " || ";
+  if (op_to_next == ";" && (next == Separator::kSequence || next == Separator::kNewline)) return "; ";
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -56,17 +49,10 @@ std::string render_shell_token(std::string_view token) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '@' ||
            c == '%' || c == '+' || c == '=' || c == ':' || c == ',' || c == '.' || c == '/' || c == '-';
   });
-  if (bare) return std::string(token);
-  std::string out = "'";
-  for (char c : token) {
-    if (c == '\'') out += "'\"'\"'";
-    else out += c;
-  }
-  out += "'";
-  return out;
+  return bare ? std::string(token) : shell::single_quote(token);
 }
 
-RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation, RenderMode mode) {
+RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation) {
   RenderedCommand out;
   const AuthorizationPlan& plan = evaluation.plan;
   if (!plan.ok) {
@@ -78,65 +64,59 @@ RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation,
     out.reason = "segment metadata mismatch";
     return out;
   }
-  const std::string& source = plan.explanation.source;
-  std::vector<Replacement> replacements;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const Candidate& c = *candidates[i];
-    const SegmentEvaluation& seg = evaluation.segments[i];
-    if (mode == RenderMode::kSafeBins && seg.satisfied_by != SatisfiedBy::kSafeBins) continue;
-    std::optional<Argv> planned =
-        seg.resolution ? planned_argv(&*seg.resolution, c.argv) : std::nullopt;
-    if (!planned || planned->empty()) {
-      out.reason = "segment execution plan unavailable";
-      return out;
-    }
-    if (c.synthetic) {
+  for (const Candidate* c : candidates) {
+    if (c->synthetic || c->shell_wrapper_transport) {
       out.reason = "shell quoting required in wrapper payload";
       return out;
     }
-    size_t args_begin = c.executable_span.end;
-    size_t args_end = std::max(c.span.end, args_begin);
-    if (has_shell_expansion(std::string_view(source).substr(args_begin, args_end - args_begin))) {
-      out.reason = mode == RenderMode::kEnforced ? "shell expansion in enforced arguments"
-                                                 : "shell expansion in safe-bin arguments";
-      return out;
-    }
-    if (mode == RenderMode::kEnforced && c.shell_wrapper_transport) {
-      out.reason = "shell quoting required in wrapper payload";
-      return out;
-    }
-    Replacement r;
-    if (!seg.resolution->wrapper_chain.empty()) {
-      r.span = c.span;
-      for (size_t k = 0; k < planned->size(); ++k) {
-        if (k) r.text += ' ';
-        r.text += render_shell_token((*planned)[k]);
-      }
-    } else {
-      r.span = c.executable_span;
-      r.text = render_shell_token((*planned)[0]);
-      if (c.shell_wrapper_transport && r.text != (*planned)[0]) {
+  }
+  if (plan.explanation.top_level_commands != candidates.size()) {
+    out.reason = "the line runs commands that are not authorized segments";
+    return out;
+  }
+  std::string text;
+  size_t index = 0;
+  bool after_pipe = false;
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    const ChainGroup& group = plan.groups[g];
+    for (size_t k = 0; k < group.candidates.size(); ++k, ++index) {
+      const SegmentEvaluation& seg = evaluation.segments[index];
+      const ExplainStep* step = find_step(plan.explanation, candidates[index]->step_id);
+      if (!step || step->context != StepContext::kTopLevel) {
         out.reason = "shell quoting required in wrapper payload";
         return out;
       }
+      if (!seg.pinned_argv) {
+        out.reason = seg.pin_failure.empty() ? "segment execution plan unavailable" : seg.pin_failure;
+        return out;
+      }
+      if (step->negated) {
+        if (after_pipe) {
+          out.reason = "negation inside a pipeline";
+          return out;
+        }
+        text += "! ";
+      }
+      for (size_t w = 0; w < seg.pinned_argv->size(); ++w) {
+        if (w) text += ' ';
+        text += shell::single_quote((*seg.pinned_argv)[w]);
+      }
+      bool last_in_group = k + 1 == group.candidates.size();
+      if (last_in_group && g + 1 == plan.groups.size()) {
+        if (step->next == Separator::kBackground) {
+          out.reason = "background";
+          return out;
+        }
+        break;
+      }
+      std::optional<std::string_view> sep = separator_text(step->next, !last_in_group, group.op_to_next);
+      if (!sep) {
+        out.reason = "operator mismatch between the plan and the parser";
+        return out;
+      }
+      text += *sep;
+      after_pipe = !last_in_group;
     }
-    if (r.span.end > source.size() || r.span.begin > r.span.end) {
-      out.reason = "invalid source span";
-      return out;
-    }
-    replacements.push_back(std::move(r));
-  }
-  std::sort(replacements.begin(), replacements.end(),
-            [](const Replacement& a, const Replacement& b) { return a.span.begin < b.span.begin; });
-  for (size_t i = 1; i < replacements.size(); ++i) {
-    if (replacements[i].span.begin < replacements[i - 1].span.end) {
-      out.reason = "overlapping replacement ranges";
-      return out;
-    }
-  }
-  std::string text = source;
-  for (auto it = replacements.rbegin(); it != replacements.rend(); ++it) {
-    text.replace(it->span.begin, it->span.end - it->span.begin, it->text);
   }
   out.command = std::move(text);
   return out;

@@ -1,33 +1,31 @@
 #pragma once
-// Enforced command rendering (reference spec §7.4): the shell text that is actually executed
-// for an allowlisted command, with every executable replaced by the absolute real path the
-// analysis resolved, so a later change of PATH (or of the working directory) cannot swap the
-// program that runs. Arguments keep their quoting; arguments that the shell would still
-// expand (~, globs, braces) make rendering fail, which sends the command to approval.
+// Canonical rendering of an auto-approved command: the shell text that actually runs when the
+// allowlist, safe bins or safe builtins approve a command (docs/policy.md "What runs"). It is
+// built from the argv the analysis produced, never from the original text: every word
+// single-quoted, every program the analysis resolved pinned to its real path (wrappers kept),
+// joined by the operators the parser read. Any POSIX shell reads it the same way, so what runs
+// is what was approved whichever shell runs it. When a segment cannot be reproduced word for
+// word (an expansion, a wrapper payload, an assignment prefix, an operator the rendering cannot
+// keep), there is no rendering and the command needs a human.
 
 #include <optional>
 #include <string>
-#include <vector>
+#include <string_view>
 
 #include "policy/evaluate.h"
 
 namespace clawexec::policy {
-
-enum class RenderMode {
-  kEnforced,  // every candidate rewritten (allowlist execution)
-  kSafeBins,  // only candidates satisfied by safe bins
-};
 
 struct RenderedCommand {
   std::optional<std::string> command;  // the text to run
   std::string reason;                  // why rendering failed (when command is empty)
 };
 
-/// Renders the evaluated plan. `satisfied_by` has one entry per candidate.
-RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation, RenderMode mode);
+/// Renders the evaluated plan canonically (see above).
+RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation);
 
-/// A token as the renderer writes it: bare when it only holds [A-Za-z0-9_@%+=:,./-], else
-/// single-quoted with ' written as '"'"'.
+/// A token as the reference renders it in messages: bare when it only holds
+/// [A-Za-z0-9_@%+=:,./-], else single-quoted with ' written as '"'"'.
 std::string render_shell_token(std::string_view token);
 
 }  // namespace clawexec::policy

@@ -29,8 +29,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 }  // namespace
 
 Parser::Parser(std::string_view source, size_t base_offset, Script& out, CommandContext context,
-               unsigned nesting)
-    : src_(source), base_(base_offset), out_(out), context_(context), nesting_(nesting) {}
+               unsigned nesting, ShellDialect dialect)
+    : src_(source), base_(base_offset), out_(out), context_(context), nesting_(nesting), dialect_(dialect) {}
 
 Error Parser::fail(std::string message, ParseFailure kind) {
   error_ = ParseError{kind, base_ + pos_, message, {}};
@@ -63,10 +63,10 @@ Result<void> Parser::parse_program() {
 Result<void> Parser::skip_blanks() {
   while (!at_end()) {
     char c = peek();
-    if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || (c == '\r' && peek(1) != '\n')) {
+    if (c == ' ' || c == '\t') {  // bash's and dash's only blanks
       ++pos_;
-    } else if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {
-      pos_ += peek(1) == '\n' ? 2 : 3;
+    } else if (c == '\\' && peek(1) == '\n') {
+      pos_ += 2;
       out_.features.add(ScriptFeature::kLineContinuation);
     } else if (!heredocs_.empty() && at_newline()) {
       TRY(consume_newline());
@@ -79,7 +79,7 @@ Result<void> Parser::skip_blanks() {
 
 bool Parser::skip_comment() {
   if (peek() != '#') return false;
-  while (!at_end() && peek() != '\n' && !(peek() == '\r' && peek(1) == '\n')) ++pos_;
+  while (!at_end() && peek() != '\n') ++pos_;
   out_.features.add(ScriptFeature::kComment);
   ++comments_;
   count(1);
@@ -105,7 +105,7 @@ Result<void> Parser::skip_linebreaks() {
 }
 
 Result<void> Parser::consume_newline() {
-  pos_ += peek() == '\r' ? 2 : 1;
+  ++pos_;
   if (!heredocs_.empty()) TRY(read_heredoc_bodies());
   return {};
 }
@@ -116,9 +116,6 @@ bool Parser::is_delimiter_at(size_t index) const {
     case ' ':
     case '\t':
     case '\n':
-    case '\v':
-    case '\f':
-    case '\r':
     case ';':
     case '&':
     case '|':
@@ -149,7 +146,7 @@ size_t Parser::redirect_length_at(size_t index, size_t* fd_length) const {
                                               "<&",  ">>", ">&",  ">|",  "<",  ">"};
   for (std::string_view op : kOps) {
     if (rest.substr(0, op.size()) != op) continue;
-    if (op[0] == '&' && fd > 0) return 0;
+    if (op[0] == '&' && (fd > 0 || dialect_ == ShellDialect::kDash)) return 0;  // dash: "&" then ">"
     if (op.size() == 1 && rest.size() > 1 && rest[1] == '(') return 0;   // <( >( substitution
     if (op == "<<" && rest.size() > 2 && rest[2] == '(') return fd + 1;  // "<<(x)": < <(x)
     return fd + op.size();
@@ -165,19 +162,17 @@ Op Parser::peek_op(size_t* length) const {
   switch (peek()) {
     case '\n':
       return result(Op::kNewline, 1);
-    case '\r':
-      return peek(1) == '\n' ? result(Op::kNewline, 2) : result(Op::kNone, 0);
     case ';':
       if (peek(1) == ';') return result(Op::kCaseBreak, peek(2) == '&' ? 3 : 2);
       if (peek(1) == '&') return result(Op::kCaseBreak, 2);
       return result(Op::kSemicolon, 1);
     case '&':
       if (peek(1) == '&') return result(Op::kAnd, 2);
-      if (peek(1) == '>') return result(Op::kRedirect, redirect_length_at(pos_));
+      if (peek(1) == '>' && dialect_ == ShellDialect::kBash) return result(Op::kRedirect, redirect_length_at(pos_));
       return result(Op::kAmp, 1);
     case '|':
       if (peek(1) == '|') return result(Op::kOr, 2);
-      if (peek(1) == '&') return result(Op::kPipeAmp, 2);
+      if (peek(1) == '&' && dialect_ == ShellDialect::kBash) return result(Op::kPipeAmp, 2);
       return result(Op::kPipe, 1);
     case '(':
       return result(Op::kOpenParen, 1);
@@ -329,10 +324,11 @@ Result<size_t> Parser::parse_command(bool function_body) {
 
 }  // namespace detail
 
-Result<Script> parse_script(std::string_view source, CommandContext context, ParseError* error) {
+Result<Script> parse_script(std::string_view source, CommandContext context, ParseError* error,
+                            ShellDialect dialect) {
   Script script;
   script.syntax_nodes = 1;  // the program node
-  detail::Parser parser(source, 0, script, context, 0);
+  detail::Parser parser(source, 0, script, context, 0, dialect);
   Result<void> parsed = parser.parse_program();
   if (!parsed) {
     if (error) {

@@ -52,15 +52,15 @@ bool is_declaration_name(const Word& word) {
 bool starts_with_spliced_word(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
-    if (c == '\n' || c == '\r') return i > 0 && text[i - 1] == '\\';
-    if (c == ' ' || c == '\t' || c == '\v' || c == '\f') return false;
+    if (c == '\n') return i > 0 && text[i - 1] == '\\';
+    if (c == ' ' || c == '\t') return false;
   }
   return false;
 }
 
 bool contains_line_continuation(std::string_view text) {
   for (size_t i = 0; i + 1 < text.size(); ++i) {
-    if (text[i] == '\\' && (text[i + 1] == '\n' || text[i + 1] == '\r')) return true;
+    if (text[i] == '\\' && text[i + 1] == '\n') return true;
     if (text[i] == '\\') ++i;
   }
   return false;
@@ -97,6 +97,7 @@ Result<size_t> Parser::parse_simple_command(bool negated) {
   command_at(index).context = context_;
   command_at(index).compound_depth = compound_depth_;
   command_at(index).begin = base_ + pos_;
+  command_at(index).negated = negated;
   size_t begin = pos_;
   count(1);
   bool have_name = false;
@@ -160,6 +161,8 @@ void Parser::note_command_name(size_t index, const Word& name, size_t command_st
   count(1);
   if (starts_with_identifier_hash(name.text)) quirk("'#' after a name-like command prefix");
   if (is_declaration_name(name)) command_at(index).form = CommandForm::kDeclaration;
+  // bash's coproc keyword runs the rest asynchronously; nothing here follows it.
+  if (dialect_ == ShellDialect::kBash && name.text == "coproc") quirk("the coproc keyword");
   if (contains_line_continuation(name.text) ||
       starts_with_spliced_word(src_.substr(command_start))) {
     command_at(index).name_has_line_continuation = true;

@@ -98,6 +98,7 @@ Result<WordPart> Parser::read_dollar_lenient() {
   // Try arithmetic first; if that does not parse, read "$(" followed by a subshell. Undo
   // everything the failed attempt recorded.
   size_t saved_pos = pos_, saved_commands = out_.commands.size(), saved_nodes = out_.syntax_nodes;
+  size_t saved_substitutions = out_.substitutions.size();
   ScriptFeatures saved_features = out_.features;
   std::vector<PendingHeredoc> saved_heredocs = heredocs_;
   unsigned saved_nesting = nesting_, saved_quirks = quirks_;
@@ -111,6 +112,7 @@ Result<WordPart> Parser::read_dollar_lenient() {
   quirks_ = saved_quirks;
   out_.reference_syntax_error = std::move(saved_reference_error);
   out_.commands.resize(saved_commands);
+  out_.substitutions.resize(saved_substitutions);
   out_.syntax_nodes = saved_nodes;
   out_.features = saved_features;
   heredocs_ = std::move(saved_heredocs);
@@ -118,6 +120,7 @@ Result<WordPart> Parser::read_dollar_lenient() {
   pos_ += 2;
   TRY(parse_substitution_body(CommandContext::kCommandSubstitution));
   out_.features.add(ScriptFeature::kCommandSubstitution);
+  out_.substitutions.push_back({base_ + saved_pos, base_ + pos_, false});
   count(3);
   WordPart part;
   part.kind = WordPartKind::kCommandSubstitution;
@@ -137,7 +140,7 @@ Result<void> Parser::skip_braced_parameter() {
     }
     if (c == '\\') {
       pos_ = std::min(pos_ + 2, src_.size());
-    } else if (c == '\'') {
+    } else if (c == '\'' && !in_double_quotes_) {  // inside "...", a ' is an ordinary character
       size_t end = src_.find('\'', pos_ + 1);
       if (end == std::string_view::npos) return fail("unterminated single quote");
       pos_ = end + 1;
@@ -159,9 +162,11 @@ Result<void> Parser::scan_expansions_until(size_t end, ExpansionScan mode) {
     if (c == '\\') {
       pos_ = std::min(pos_ + 2, end);
     } else if (mode == ExpansionScan::kHeredoc && starts_with("$((")) {
+      size_t start = pos_;
       pos_ += 2;
       TRY(parse_substitution_body(CommandContext::kCommandSubstitution));
       out_.features.add(ScriptFeature::kCommandSubstitution);
+      out_.substitutions.push_back({base_ + start, base_ + pos_, false});
       count(3);
     } else if (c == '`' && mode != ExpansionScan::kHeredoc) {  // tree-sitter-bash: not in heredocs
       TRY(read_backquote());

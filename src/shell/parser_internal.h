@@ -58,7 +58,7 @@ inline constexpr unsigned kMaxNesting = 200;
 class Parser {
  public:
   Parser(std::string_view source, size_t base_offset, Script& out, CommandContext context,
-         unsigned nesting);
+         unsigned nesting, ShellDialect dialect);
 
   /// Parses the whole source as a program.
   Result<void> parse_program();
@@ -132,7 +132,8 @@ class Parser {
     return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0';
   }
   bool starts_with(std::string_view s) const { return src_.substr(pos_, s.size()) == s; }
-  bool at_newline() const { return peek() == '\n' || (peek() == '\r' && peek(1) == '\n'); }
+  /// Only LF ends a line for bash and dash; a CR is an ordinary word character.
+  bool at_newline() const { return peek() == '\n'; }
   /// Skips blanks and line continuations; a newline while heredocs are pending is spliced
   /// out together with the heredoc bodies (tree-sitter-bash continues the command line after
   /// the delimiter, as in `cat <<EOF` ... `EOF | wc`).
@@ -169,7 +170,10 @@ class Parser {
   Script& out_;
   CommandContext context_;
   unsigned nesting_;
+  ShellDialect dialect_;
   unsigned compound_depth_ = 0;
+  /// Inside "..." (reset inside $(...)): there, ${x:-'...'} quotes are ordinary characters.
+  bool in_double_quotes_ = false;
   unsigned comments_ = 0;
   unsigned quirks_ = 0;
   std::vector<PendingHeredoc> heredocs_;

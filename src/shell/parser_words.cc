@@ -39,7 +39,8 @@ bool Parser::dollar_expansion_at(size_t i, bool in_double_quotes) const {
   if (i + 1 >= src_.size()) return false;
   char next = src_[i + 1];
   if (next == '(' || next == '{' || next == '[') return true;
-  if (next == '\'' || next == '"') return !in_double_quotes;
+  // $'...' and $"..." are bash's; dash reads a literal "$" before an ordinary quote.
+  if (next == '\'' || next == '"') return !in_double_quotes && dialect_ == ShellDialect::kBash;
   return is_name_start(next) || (next >= '0' && next <= '9') || is_special_parameter(next);
 }
 
@@ -56,8 +57,9 @@ Result<Word> Parser::read_word() {
   };
   while (!at_end()) {
     char c = peek();
-    if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\n' || c == '\r' || c == ';' ||
-        c == '&' || c == '|' || c == '(' || c == ')') {
+    // bash's and dash's metacharacters (besides < and >, handled below): CR, VT and FF are
+    // ordinary word characters for both shells.
+    if (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')') {
       break;
     }
     if (c == '<' || c == '>') {
@@ -72,7 +74,7 @@ Result<Word> Parser::read_word() {
         ++pos_;
         continue;
       }
-      pos_ += peek(1) == '\r' && peek(2) == '\n' ? 3 : 2;
+      pos_ += 2;
       continue;
     }
     if (c == '\'' || c == '"' || c == '`' || (c == '$' && dollar_expansion_at(pos_, false))) {
@@ -108,6 +110,7 @@ Result<WordPart> Parser::read_process_substitution() {
   pos_ += 2;
   TRY(parse_substitution_body(CommandContext::kProcessSubstitution));
   out_.features.add(ScriptFeature::kProcessSubstitution);
+  out_.substitutions.push_back({base_ + start, base_ + pos_, true});
   count(3);
   return make_part(WordPartKind::kProcessSubstitution, src_.substr(start, pos_ - start), true);
 }
@@ -117,6 +120,12 @@ Result<WordPart> Parser::read_double_quoted() {
   size_t start = pos_;
   ++pos_;
   bool expansion = false;
+  struct Restore {
+    bool& flag;
+    bool saved;
+    ~Restore() { flag = saved; }
+  } restore{in_double_quotes_, in_double_quotes_};
+  in_double_quotes_ = true;
   while (true) {
     if (at_end()) return fail("unterminated double quote");
     char c = peek();
@@ -168,6 +177,7 @@ Result<WordPart> Parser::read_dollar_unguarded() {
   if (next == '(') {
     pos_ += 2;
     TRY(parse_substitution_body(CommandContext::kCommandSubstitution));
+    out_.substitutions.push_back({base_ + start, base_ + pos_, false});
     return finish(WordPartKind::kCommandSubstitution, true, ScriptFeature::kCommandSubstitution, 3);
   }
   if (next == '[') {
@@ -187,7 +197,9 @@ Result<WordPart> Parser::read_dollar_unguarded() {
     pos_ = i + 1;
     count(1);
     WordPart part = make_part(WordPartKind::kAnsiC, src_.substr(start, pos_ - start), false);
-    part.value = decode_ansi_c(part.text);
+    AnsiCValue decoded = decode_ansi_c_value(part.text);
+    part.value = std::move(decoded.value);
+    part.locale_dependent = decoded.locale_dependent;
     return part;
   }
   if (next == '"') {
@@ -197,6 +209,7 @@ Result<WordPart> Parser::read_dollar_unguarded() {
     WordPart part =
         make_part(WordPartKind::kLocalized, src_.substr(start, pos_ - start), quoted.has_expansion);
     part.value = std::move(quoted.value);
+    part.locale_dependent = true;  // translated through the locale's message catalog
     return part;
   }
   pos_ += 2;
@@ -213,7 +226,7 @@ Result<WordPart> Parser::read_backquote() {
   if (i >= src_.size()) return fail("unterminated backquote");
   TRY(enter());
   Parser inner(src_.substr(start + 1, i - start - 1), base_ + start + 1, out_,
-               CommandContext::kCommandSubstitution, nesting_);
+               CommandContext::kCommandSubstitution, nesting_, dialect_);
   inner.compound_depth_ = compound_depth_;
   Result<void> parsed = inner.parse_program();
   if (!parsed) {
@@ -226,6 +239,7 @@ Result<WordPart> Parser::read_backquote() {
   leave();
   pos_ = i + 1;
   out_.features.add(ScriptFeature::kCommandSubstitution);
+  out_.substitutions.push_back({base_ + start, base_ + pos_, false});
   count(3);
   return make_part(WordPartKind::kCommandSubstitution, src_.substr(start, pos_ - start), true);
 }
@@ -234,6 +248,12 @@ Result<void> Parser::parse_substitution_body(CommandContext context) {
   TRY(enter());
   {
     ContextScope scope(*this, context);
+    struct Restore {
+      bool& flag;
+      bool saved;
+      ~Restore() { flag = saved; }
+    } restore{in_double_quotes_, in_double_quotes_};
+    in_double_quotes_ = false;
     TRY(parse_list(kStopParen, false));
   }
   if (peek() != ')') return fail("unterminated substitution");

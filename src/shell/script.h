@@ -59,6 +59,7 @@ struct Command {
   std::vector<Word> words;        // command name and arguments (empty: assignments only)
   std::vector<Redirect> redirects;
   Separator next = Separator::kNone;
+  bool negated = false;       // written as "! cmd"
   size_t begin = 0, end = 0;  // byte range in the parsed source
   /// A line continuation directly inside the command name ("cmd\<newline>..."): what program
   /// runs depends on line splicing, so the reference does not treat the name as known.
@@ -97,9 +98,17 @@ struct ScriptFeatures {
   bool has(ScriptFeature f) const { return (bits & static_cast<uint32_t>(f)) != 0; }
 };
 
+/// Where a command or process substitution was read, at any depth ($(...), `...`, <(...),
+/// >(...), also inside ${...}, $((...)), "..." and heredoc bodies).
+struct SubstitutionSite {
+  size_t begin = 0, end = 0;  // byte range in the parsed source
+  bool process = false;       // <(...) or >(...)
+};
+
 struct Script {
   std::vector<Command> commands;  // in source order; an enclosing command precedes the
                                   // commands nested in its words
+  std::vector<SubstitutionSite> substitutions;  // in the order they were completed
   ScriptFeatures features;
   /// Non-empty when the line is valid bash that tree-sitter-bash (the reference's parser)
   /// rejects, e.g. "cmd <<EOF; next" or "for x do ...": the reference treats such a line as
@@ -126,11 +135,16 @@ struct ParseError {
   Script partial;
 };
 
+/// Which shell's reading of the text: the word-level differences between bash (also zsh and
+/// ksh for these) and dash, Debian's /bin/sh. Under kDash, $'...' and $"..." are a literal "$"
+/// followed by a quoted string, "|&" is a syntax error and "&>" is "&" then ">".
+enum class ShellDialect { kBash, kDash };
+
 /// Parses a bash command line. Pure: nothing is expanded or executed. Commands found inside
 /// nested constructs are tagged with `context`-relative contexts (see CommandContext).
 /// On failure, `error` (when given) says why and where and holds the partial result.
 Result<Script> parse_script(std::string_view source,
                             CommandContext context = CommandContext::kTopLevel,
-                            ParseError* error = nullptr);
+                            ParseError* error = nullptr, ShellDialect dialect = ShellDialect::kBash);
 
 }  // namespace clawexec::shell

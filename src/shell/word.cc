@@ -30,84 +30,103 @@ int hex_value(char c) {
   return c - 'A' + 10;
 }
 
-// Appends a code point decoded from an escape; values that are not Unicode scalar values
-// (lone surrogates) become U+FFFD because UTF-8 cannot hold them.
-void append_code_point(std::string& out, uint32_t cp) {
-  if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
-  append_utf8(out, static_cast<char32_t>(cp));
-}
-
-char simple_ansi_escape(char c, bool& found) {
-  found = true;
+bool simple_ansi_escape(char c, char& out) {
   switch (c) {
-    case '\'':
-      return '\'';
-    case '"':
-      return '"';
-    case '?':
-      return '?';
-    case '\\':
-      return '\\';
-    case 'a':
-      return '\x07';
-    case 'b':
-      return '\b';
+    case 'a': out = '\x07'; return true;
+    case 'b': out = '\b'; return true;
     case 'e':
-    case 'E':
-      return '\x1B';
-    case 'f':
-      return '\f';
-    case 'n':
-      return '\n';
-    case 'r':
-      return '\r';
-    case 't':
-      return '\t';
-    case 'v':
-      return '\v';
-    default:
-      found = false;
-      return 0;
+    case 'E': out = '\x1B'; return true;
+    case 'f': out = '\f'; return true;
+    case 'n': out = '\n'; return true;
+    case 'r': out = '\r'; return true;
+    case 't': out = '\t'; return true;
+    case 'v': out = '\v'; return true;
+    case '\\': out = '\\'; return true;
+    case '\'': out = '\''; return true;
+    case '"': out = '"'; return true;
+    case '?': out = '?'; return true;
+    default: return false;
   }
 }
 
-// Decodes the escape starting at body[i] == '\\' (i + 1 < size); returns the index of the
-// last character consumed.
-size_t decode_ansi_escape(std::string_view body, size_t i, std::string& out) {
-  char next = body[i + 1];
-  bool found = false;
-  char simple = simple_ansi_escape(next, found);
-  if (found) {
+// One escape of an ANSI-C string, as bash 5.2's ansicstr() decodes it: body[i] is the
+// backslash and body[i + 1] exists. Appends the decoded bytes (a NUL byte for escapes that
+// produce one) and returns the index of the last character consumed.
+size_t decode_ansi_escape(std::string_view body, size_t i, std::string& out, bool& locale_dependent) {
+  const char next = body[i + 1];
+  if (char simple = 0; simple_ansi_escape(next, simple)) {
     out += simple;
     return i + 1;
   }
-  if (next == 'x' || next == 'u' || next == 'U') {
-    size_t max_digits = next == 'x' ? 2 : next == 'u' ? 4 : 8;
-    size_t start = i + 2, end = start;
-    while (end < body.size() && end - start < max_digits && is_hex(body[end])) ++end;
-    if (end > start) {
-      uint64_t cp = 0;
-      for (size_t k = start; k < end; ++k) cp = cp * 16 + static_cast<uint64_t>(hex_value(body[k]));
-      if (cp > 0x10FFFF) {
-        out += '\\';
-        out.append(body.substr(i + 1, end - i - 1));
-      } else {
-        append_code_point(out, static_cast<uint32_t>(cp));
-      }
-      return end - 1;
-    }
-  }
-  if (next >= '0' && next <= '7') {
+  if (next >= '0' && next <= '7') {  // up to three octal digits; the value is one byte
     size_t end = i + 1;
-    uint32_t cp = 0;
+    unsigned value = 0;
     while (end < body.size() && end - (i + 1) < 3 && body[end] >= '0' && body[end] <= '7') {
-      cp = cp * 8 + static_cast<uint32_t>(body[end] - '0');
+      value = value * 8 + static_cast<unsigned>(body[end] - '0');
       ++end;
     }
-    append_code_point(out, cp);
+    out += static_cast<char>(value & 0xFF);
     return end - 1;
   }
-  out += next;  // unknown escape: the character itself
+  if (next == 'x') {
+    size_t start = i + 2;
+    bool braced = start < body.size() && body[start] == '{';
+    if (braced) ++start;
+    size_t end = start;
+    unsigned value = 0;  // only the low byte counts (bash keeps one byte)
+    while (end < body.size() && (braced || end - start < 2) && is_hex(body[end])) {
+      value = (value * 16 + static_cast<unsigned>(hex_value(body[end]))) & 0xFF;
+      ++end;
+    }
+    if (braced) {  // "\x{" always yields a byte (NUL without digits); a "}" is consumed
+      if (end < body.size() && body[end] == '}') ++end;
+      out += static_cast<char>(value);
+      return end - 1;
+    }
+    if (end == start) {  // "\x" without digits stays as written
+      out += "\\x";
+      return i + 1;
+    }
+    out += static_cast<char>(value);
+    return end - 1;
+  }
+  if (next == 'u' || next == 'U') {
+    size_t start = i + 2, end = start, max_digits = next == 'u' ? 4 : 8;
+    uint64_t value = 0;
+    while (end < body.size() && end - start < max_digits && is_hex(body[end])) {
+      value = value * 16 + static_cast<uint64_t>(hex_value(body[end]));
+      ++end;
+    }
+    if (end == start) {
+      out += '\\';
+      out += next;
+      return i + 1;
+    }
+    if (value < 0x80) {
+      out += static_cast<char>(value);
+    } else {
+      // bash converts to the locale's character set (UTF-8 here, "\uXXXX" text in the C
+      // locale): the value depends on the environment the command runs in.
+      locale_dependent = true;
+      uint32_t cp = value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF) ? 0xFFFD : static_cast<uint32_t>(value);
+      append_utf8(out, static_cast<char32_t>(cp));
+    }
+    return end - 1;
+  }
+  if (next == 'c') {
+    if (i + 2 >= body.size()) {  // "\c" at the end stays as written
+      out += "\\c";
+      return i + 1;
+    }
+    size_t j = i + 2;
+    if (body[j] == '\\' && j + 1 < body.size() && body[j + 1] == '\\') ++j;  // "\c\\" is control-backslash
+    unsigned char c = static_cast<unsigned char>(body[j]);
+    if (c >= 'a' && c <= 'z') c = static_cast<unsigned char>(c - 'a' + 'A');
+    out += static_cast<char>(c == '?' ? 0x7F : (c & 0x1F));
+    return j;
+  }
+  out += '\\';  // any other escape keeps its backslash
+  out += next;
   return i + 1;
 }
 
@@ -116,11 +135,7 @@ void append_unquoted(std::string_view text, std::string& value, std::vector<bool
     char c = text[i];
     if (c == '\\' && i + 1 < text.size()) {
       char next = text[i + 1];
-      if (next == '\r' && i + 2 < text.size() && text[i + 2] == '\n') {
-        i += 2;
-        continue;
-      }
-      if (next == '\n' || next == '\r') {
+      if (next == '\n') {  // a line continuation (only LF; "\<CR>" is an escaped CR)
         ++i;
         continue;
       }
@@ -153,13 +168,8 @@ std::string decode_double_quoted(std::string_view text) {
     char c = body[i];
     if (c == '\\' && i + 1 < body.size()) {
       char next = body[i + 1];
-      if (next == '\r' && i + 2 < body.size() && body[i + 2] == '\n') {
-        i += 2;
-        continue;
-      }
-      if (next == '\\' || next == '"' || next == '$' || next == '`' || next == '\n' ||
-          next == '\r') {
-        if (next != '\n' && next != '\r') out += next;
+      if (next == '\\' || next == '"' || next == '$' || next == '`' || next == '\n') {
+        if (next != '\n') out += next;
         ++i;
         continue;
       }
@@ -169,21 +179,45 @@ std::string decode_double_quoted(std::string_view text) {
   return out;
 }
 
-std::string decode_ansi_c(std::string_view text) {
+AnsiCValue decode_ansi_c_value(std::string_view text) {
   std::string_view body = text;
   if (text.size() >= 3 && text.substr(0, 2) == "$'" && text.back() == '\'') {
     body = text.substr(2, text.size() - 3);
   }
-  std::string out;
+  AnsiCValue out;
   for (size_t i = 0; i < body.size(); ++i) {
     if (body[i] != '\\') {
-      out += body[i];
+      out.value += body[i];
     } else if (i + 1 >= body.size()) {
-      out += '\\';
+      out.value += '\\';
     } else {
-      i = decode_ansi_escape(body, i, out);
+      i = decode_ansi_escape(body, i, out.value, out.locale_dependent);
+    }
+    // bash ends the string at a decoded NUL byte: the rest of $'...' is dropped.
+    size_t nul = out.value.find('\0');
+    if (nul != std::string::npos) {
+      out.value.resize(nul);
+      out.truncated = true;
+      break;
     }
   }
+  return out;
+}
+
+std::string decode_ansi_c(std::string_view text) { return decode_ansi_c_value(text).value; }
+
+std::string single_quote(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '\'';
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
   return out;
 }
 
@@ -212,11 +246,47 @@ bool Word::has_expansion() const {
 
 bool Word::is_literal() const {
   if (has_expansion()) return false;
+  for (const WordPart& part : parts) {
+    if (part.locale_dependent) return false;
+  }
   // Patterns count in unquoted text only, except that a word mixing several parts is
   // tested as a whole (the reference's rule; quoted '*' next to other text counts too).
   bool textual_pattern_test =
       parts.size() > 1 || (parts.size() == 1 && parts[0].kind == WordPartKind::kUnquoted);
   return !(textual_pattern_test && has_unescaped_pattern(text));
+}
+
+std::optional<std::string> exact_word_value(const Word& word) {
+  for (const WordPart& part : word.parts) {
+    if (part.has_expansion || part.locale_dependent) return std::nullopt;
+  }
+  if (word.quoted.size() != word.value.size()) return std::nullopt;
+  bool after_assignment_char = false;  // an unquoted = or : came before (tilde after them)
+  for (size_t i = 0; i < word.value.size(); ++i) {
+    char c = word.value[i];
+    if (c == '\0') return std::nullopt;
+    if (word.quoted[i]) continue;
+    switch (c) {
+      case '*':
+      case '?':
+      case '[':
+      case '{':
+        return std::nullopt;  // pathname or brace expansion (a lone ] or } is plain text)
+      case '~':
+        if (i == 0 || after_assignment_char) return std::nullopt;  // tilde expansion
+        break;
+      case '=':
+        if (i == 0) return std::nullopt;  // zsh's =command expansion
+        after_assignment_char = true;
+        break;
+      case ':':
+        after_assignment_char = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return word.value;
 }
 
 void finish_word(Word& word) {

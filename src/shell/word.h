@@ -5,6 +5,7 @@
 // they stay in the value verbatim ("$HOME/x" stays "$HOME/x") and mark the word non-literal.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,9 @@ struct WordPart {
   std::string text;            // as written, delimiters included
   std::string value;           // quotes removed and escapes resolved; expansions keep their text
   bool has_expansion = false;  // the part is, or (inside double quotes) contains, an expansion
+  /// The value depends on the locale of the shell that runs it ($"..." translation, $'\u..'
+  /// beyond ASCII): the analyzer cannot know it exactly.
+  bool locale_dependent = false;
 };
 
 struct Word {
@@ -39,10 +43,17 @@ struct Word {
 
   /// True when any part is or contains an expansion ($x, ${x}, $(..), `..`, $((..)), <(..)).
   bool has_expansion() const;
-  /// True when the word holds no expansion and no unescaped glob or brace pattern, i.e. its
-  /// value is exactly what the shell passes on.
+  /// True when the word holds no expansion, no locale-dependent part and no unescaped glob or
+  /// brace pattern (the reference's test for a literal word).
   bool is_literal() const;
 };
+
+/// The exact argument the shell passes for this word, whatever the environment, the file
+/// system, the locale and the POSIX shell (bash, dash, zsh, ksh) that runs it: nullopt when the
+/// word has an expansion or a locale-dependent part, or an unquoted character any of those
+/// shells may expand (* ? [ {, a leading ~ or =, a ~ after an unquoted = or :). A word
+/// with an exact value can be rendered single-quoted without changing what runs.
+std::optional<std::string> exact_word_value(const Word& word);
 
 /// Builds `value` and `quoted` from `parts` (call after the parts are complete).
 void finish_word(Word& word);
@@ -53,9 +64,21 @@ std::string decode_unquoted(std::string_view text);
 /// The value of a double-quoted string ("..." with or without its quotes): backslash escapes
 /// only \ " $ ` and newline; expansions are kept as written.
 std::string decode_double_quoted(std::string_view text);
-/// The value of an ANSI-C string ($'...' with or without the $' '): \n, \t, \xHH, \uHHHH,
-/// octal and the other C escapes.
+/// The value of an ANSI-C string ($'...' with or without the $' ') exactly as bash 5.2 decodes
+/// it: the C escapes, \xHH (1-2 digits), \x{H...} (one byte), octal (1-3 digits, one byte),
+/// \uHHHH / \UHHHHHHHH, \cX control characters; an unknown escape keeps its backslash; a
+/// decoded NUL byte ends the string (bash drops the rest).
+struct AnsiCValue {
+  std::string value;
+  bool locale_dependent = false;  // a \u or \U escape beyond ASCII (encoded as UTF-8 here)
+  bool truncated = false;         // a NUL byte cut the string short
+};
+AnsiCValue decode_ansi_c_value(std::string_view text);
 std::string decode_ansi_c(std::string_view text);
+
+/// `text` in single quotes, each ' written as '\'': every POSIX shell (bash, dash, zsh, ksh)
+/// reads the result as exactly one word whose value is `text` (which must not hold a NUL byte).
+std::string single_quote(std::string_view text);
 
 /// True when text contains an unescaped *, ?, [..] or {..} (quotes are not considered:
 /// this is a textual test, as the reference performs it).

@@ -18,7 +18,7 @@ Word argument_of(std::string_view command) {
 TEST(DecodeUnquoted, RemovesBackslashesAndLineContinuations) {
   EXPECT_EQ(decode_unquoted(R"(a\ b\$c)"), "a b$c");
   EXPECT_EQ(decode_unquoted("ab\\\ncd"), "abcd");
-  EXPECT_EQ(decode_unquoted("ab\\\r\ncd"), "abcd");
+  EXPECT_EQ(decode_unquoted("ab\\\rcd"), "ab\rcd");  // bash: an escaped CR, not a continuation
   EXPECT_EQ(decode_unquoted("trailing\\"), "trailing\\");
 }
 
@@ -28,11 +28,37 @@ TEST(DecodeDoubleQuoted, EscapesOnlyTheFiveSpecialCharacters) {
   EXPECT_EQ(decode_double_quoted(R"("$HOME/x")"), "$HOME/x");
 }
 
-TEST(DecodeAnsiC, DecodesCEscapesHexUnicodeAndOctal) {
+// Each expectation below was read off bash 5.2.15 (`bash -c "printf %s $'...'"`).
+TEST(DecodeAnsiC, DecodesEscapesExactlyAsBash52) {
   EXPECT_EQ(decode_ansi_c(R"($'a\tb\n')"), "a\tb\n");
-  EXPECT_EQ(decode_ansi_c(R"($'\x41\101\u00e9\U0001F600')"), "AA\xC3\xA9\xF0\x9F\x98\x80");
-  EXPECT_EQ(decode_ansi_c(R"($'\'\q\xg')"), "'qxg");
-  EXPECT_EQ(decode_ansi_c(R"($'\U00110000')"), "\\U00110000");  // beyond Unicode: kept as written
+  EXPECT_EQ(decode_ansi_c(R"($'\a\b\f\n\r\t\v\e\E\?\"\'\\')"), "\x07\b\f\n\r\t\v\x1B\x1B?\"'\\");
+  EXPECT_EQ(decode_ansi_c(R"($'\x41\101\x412\x4')"), "AAA2\x04");
+  EXPECT_EQ(decode_ansi_c(R"($'\x{63}\x{4142}z\x{41}2')"), "cBzA2");  // \x{...}: one byte, the low one
+  EXPECT_EQ(decode_ansi_c(R"($'\x{41zz}yy')"), "Azz}yy");
+  EXPECT_EQ(decode_ansi_c(R"($'\777\0101')"), "\xFF\b1");  // octal: three digits at most, one byte
+  EXPECT_EQ(decode_ansi_c(R"($'\q\8\x\xg\u\ ')"), "\\q\\8\\x\\xg\\u\\ ");  // unknown: backslash kept
+  EXPECT_EQ(decode_ansi_c(R"($'\cA\ca\c?\c[\c\\\c\a\c')"), "\x01\x01\x7F\x1B\x1C\x1C" "a\\c");
+  EXPECT_EQ(decode_ansi_c(R"($'\u0041\U0000007f')"), "A\x7F");
+}
+
+TEST(DecodeAnsiC, ANulByteEndsTheString) {
+  EXPECT_EQ(decode_ansi_c(R"($'a\0b')"), "a");
+  EXPECT_EQ(decode_ansi_c(R"($'a\x{}b')"), "a");
+  EXPECT_EQ(decode_ansi_c(R"($'\u0000a')"), "");
+  EXPECT_EQ(decode_ansi_c(R"($'\c@x')"), "");
+  EXPECT_TRUE(decode_ansi_c_value(R"($'a\0b')").truncated);
+  // The word goes on after the string: bash passes "ac" for $'a\0b'c.
+  EXPECT_EQ(argument_of(R"(echo $'a\0b'c)").value, "ac");
+}
+
+TEST(DecodeAnsiC, UnicodeEscapesBeyondAsciiDependOnTheLocale) {
+  // bash writes UTF-8 in a UTF-8 locale and "\u00E9" in the C locale.
+  AnsiCValue e = decode_ansi_c_value(R"($'\u00e9')");
+  EXPECT_EQ(e.value, "\xC3\xA9");
+  EXPECT_TRUE(e.locale_dependent);
+  EXPECT_FALSE(decode_ansi_c_value(R"($'\u0041')").locale_dependent);
+  EXPECT_FALSE(argument_of(R"(echo $'\u00e9')").is_literal());
+  EXPECT_FALSE(exact_word_value(argument_of(R"(echo $'\u00e9')")));
 }
 
 TEST(HasUnescapedPattern, FindsGlobsAndBracesButNotEscapedOnes) {
@@ -76,6 +102,25 @@ TEST(Word, GlobsMakeUnquotedWordsNonLiteralButNotQuotedOnes) {
   EXPECT_TRUE(argument_of("echo \\*.txt").is_literal());
   // A word of several parts is tested as a whole, quotes included (the reference's rule).
   EXPECT_FALSE(argument_of("echo a'*'").is_literal());
+}
+
+TEST(ExactWordValue, IsTheValueOnlyWhenNoShellCanExpandTheWord) {
+  EXPECT_EQ(exact_word_value(argument_of(R"(echo a'b c'"d"\ e)")), "ab cd e");
+  EXPECT_EQ(exact_word_value(argument_of("echo HEAD~1")), "HEAD~1");
+  EXPECT_EQ(exact_word_value(argument_of("echo ]")), "]");
+  EXPECT_EQ(exact_word_value(argument_of(R"(echo '~' \* "{a,b}")")), "~");
+  for (std::string_view word : {"*.txt", "a?", "[ab]", "{a,b}", "~", "~/x", "a=~", "a=b:~", "--x=~", "=ls", "$x",
+                                "\"$x\"", "$(id)", "$'\\u00e9'", "$\"ab\""}) {
+    EXPECT_FALSE(exact_word_value(argument_of("echo " + std::string(word)))) << word;
+  }
+}
+
+TEST(SingleQuote, EveryShellReadsTheTextBack) {
+  for (std::string_view text : {"", "plain", "it's", "''", "a\nb", "$x `id` \\ \"", "\x1B[2K"}) {
+    std::string quoted = single_quote(text);
+    Word w = argument_of("echo " + quoted);
+    EXPECT_EQ(exact_word_value(w), std::string(text)) << quoted;
+  }
 }
 
 }  // namespace
