@@ -455,6 +455,7 @@ ToolRow repl_row() {
 ToolRow scala_row() {
   // scala and clojure prompt when given no program.
   ToolRow row{.names = {"scala", "clojure", "clj"}, .program = ProgramSource::kFileOperand};
+  row.grammar.clusters = false;  // clojure -M:alias is one option
   row.grammar.unknown_long = UnknownLong::kMayTakeValue;
   row.grammar.options = {code("-e"), code("--eval"), interactive("-i"), interactive("-r"), interactive("--repl"),
                          info("--version"), info("-version"), info("--help"), info("-help"), info("-h")};

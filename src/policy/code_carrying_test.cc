@@ -150,6 +150,17 @@ TEST(StrictInlineEvalOthers, RubyPhpLuaTclRJuliaAndRepls) {
   EXPECT_EQ(strict({"erl", "-noshell", "-sname", "x"}), "");
   EXPECT_EQ(strict({"expect"}), "expect program from stdin");
   EXPECT_EQ(strict({"expect", "s.exp"}), "");
+  EXPECT_EQ(strict({"raku", "-MTest;run <id>", "t.raku"}), "raku -M");
+  EXPECT_EQ(strict({"raku", "-MTest", "t.raku"}), "");
+  EXPECT_EQ(strict({"guile"}), "guile program from stdin");
+  EXPECT_EQ(strict({"guile", "-s", "x.scm"}), "");
+  EXPECT_EQ(strict({"ghc", "--interactive"}), "ghc --interactive");
+  EXPECT_EQ(strict({"ghc", "-O2", "Main.hs"}), "");
+  EXPECT_EQ(strict({"osascript"}), "osascript program from stdin");
+  EXPECT_EQ(strict({"osascript", "x.scpt"}), "");
+  EXPECT_EQ(strict({"scala"}), "scala program from stdin");
+  EXPECT_EQ(strict({"clojure", "-M:dev"}), "clojure program from stdin");
+  EXPECT_EQ(strict({"scala", "Main.scala"}), "");
 }
 
 TEST(StrictInlineEvalAwkSed, ProgramFilesThatAreStdinAndLongForms) {
