@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "base/utf.h"
 #include "policy/code_carrying_rows.h"
@@ -29,15 +30,6 @@ using code_rows::ProgramSource;
 using code_rows::ToolRow;
 
 constexpr int kMaxSubcommandDepth = 4;
-
-bool name_matches(const std::vector<std::string_view>& names, std::string_view normalized) {
-  std::string_view variants[2];
-  int count = detail::interpreter_name_variants(normalized, variants);
-  for (int i = 0; i < count; ++i) {
-    if (std::find(names.begin(), names.end(), variants[i]) != names.end()) return true;
-  }
-  return false;
-}
 
 std::string option_label(const ScannedOption& option) {
   std::string label(option.rule->name);
@@ -133,11 +125,24 @@ std::optional<std::string> analyze(const ToolRow& row, const Argv& argv, size_t 
   return std::nullopt;
 }
 
+// The row for a normalised name (or the name without its version suffix), by hash lookup:
+// this runs for every analysed segment.
 const ToolRow* find_row(std::string_view normalized) {
-  for (const auto* rows : {&code_rows::interpreter_rows(), &code_rows::tool_rows()}) {
-    for (const ToolRow& row : *rows) {
-      if (name_matches(row.names, normalized)) return &row;
+  using Index = std::unordered_map<std::string_view, const ToolRow*>;
+  static const Index index = [] {
+    Index built;
+    for (const auto* rows : {&code_rows::interpreter_rows(), &code_rows::tool_rows()}) {
+      for (const ToolRow& row : *rows) {
+        for (std::string_view name : row.names) built.emplace(name, &row);
+      }
     }
+    return built;
+  }();
+  std::string_view variants[2];
+  int count = detail::interpreter_name_variants(normalized, variants);
+  for (int i = 0; i < count; ++i) {
+    auto found = index.find(variants[i]);
+    if (found != index.end()) return found->second;
   }
   return nullptr;
 }

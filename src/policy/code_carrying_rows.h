@@ -40,9 +40,18 @@ struct ToolRow {
   RowCheck extra = nullptr;
 };
 
-/// Interpreter rows (code_carrying_interpreters.cc) and tool rows (code_carrying_tools.cc).
+/// Interpreter rows (code_carrying_interpreters.cc, code_carrying_languages.cc) and tool rows
+/// (code_carrying_tools.cc, code_carrying_git.cc).
 const std::vector<ToolRow>& interpreter_rows();
+std::vector<ToolRow> more_interpreter_rows();
 const std::vector<ToolRow>& tool_rows();
+ToolRow git_row();
+
+/// A subcommand row that carries no code (R CMD, deno fmt, ...).
+const ToolRow& plain_subcommand_row();
+
+/// A ValueCheck for perl-style -M/-m: more than "Module", "-Module" or "Module=args".
+bool perl_module_has_code(std::string_view value, std::span<const std::string> rest);
 
 // Row builders, so the tables read as option lists.
 inline OptionRule sw(std::string_view name) { return {.name = name}; }
