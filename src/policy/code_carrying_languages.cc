@@ -208,13 +208,14 @@ ToolRow sed_row() {
 
 ToolRow shell_row() {
   // -c is analysed as a shell wrapper; what is left is a program read from stdin (-s, or no
-  // script operand) or an interactive shell (-i).
+  // script operand, which is also what an interactive shell -i reads).
   ToolRow row{.names = {"sh", "bash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "yash", "posh", "rbash",
                         "lksh", "oksh", "loksh"},
               .program = ProgramSource::kFileOperand};
   row.grammar.plus_options = true;
   std::vector<OptionRule>& o = row.grammar.options;
-  o = {program("-c"), interactive("-i"), interactive("-s"), val("-o"), val("-O"), val("--rcfile"), val("--init-file"),
+  // -i alone is a prompt because no script follows; -ic runs its command and reads nothing.
+  o = {program("-c"), sw("-i"), interactive("-s"), val("-o"), val("-O"), val("--rcfile"), val("--init-file"),
        val("--emulate"), info("--version"), info("--help"), sw("-D"), sw("--dump-strings"), sw("--dump-po-strings")};
   add_all(o, {"--login", "--noprofile", "--norc", "--posix", "--restricted", "--verbose", "--debugger", "--noediting",
               "--pretty-print"},

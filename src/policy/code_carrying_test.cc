@@ -72,6 +72,7 @@ TEST(StrictInlineEvalNode, PreloadsPromptsAndStdin) {
   EXPECT_EQ(strict({"node", "--no-warnings"}), "node program from stdin");
   EXPECT_EQ(strict({"node", "--title", "x"}), "node program from stdin");  // x is --title's value
   EXPECT_EQ(strict({"node", "--unknown-flag", "x"}), "node program from stdin");
+  EXPECT_EQ(strict({"node", "--unknown-switch", "--import", "data:,1", "s.js"}), "node --import");
   EXPECT_EQ(strict({"node", "-"}), "node program from stdin");
   EXPECT_EQ(strict({"node", "inspect", "s.js"}), "node inspect");
   EXPECT_EQ(strict({"node", "s.js"}), "");
@@ -191,7 +192,8 @@ TEST(StrictInlineEvalAwkSed, ProgramFilesThatAreStdinAndLongForms) {
 TEST(StrictInlineEvalShells, StdinProgramsAndInteractiveShells) {
   EXPECT_EQ(strict({"sh"}), "sh program from stdin");
   EXPECT_EQ(strict({"bash", "-s", "arg"}), "bash -s");
-  EXPECT_EQ(strict({"bash", "-i"}), "bash -i");
+  EXPECT_EQ(strict({"bash", "-i"}), "bash program from stdin");
+  EXPECT_EQ(strict({"bash", "-ic", "ls"}), "");
   EXPECT_EQ(strict({"dash", "-e", "-"}), "dash program from stdin");
   EXPECT_EQ(strict({"bash", "-o", "posix", "/dev/stdin"}), "bash /dev/stdin");
   EXPECT_EQ(strict({"zsh", "+o", "nomatch"}), "zsh program from stdin");
@@ -327,11 +329,15 @@ TEST(StrictInlineEvalTools, PagersEditorsManPackageManagersAndMake) {
   EXPECT_EQ(strict({"vim", "--version"}), "");
   EXPECT_EQ(strict({"ed", "f"}), "ed interactive session");
   EXPECT_EQ(strict({"npx", "-c", "id"}), "npx -c");
-  EXPECT_EQ(strict({"npm", "exec", "--call=id"}), "npm exec --call");
+  EXPECT_EQ(strict({"npm", "exec", "--call=id"}), "npm --call");
+  EXPECT_EQ(strict({"npm", "--prefix", "dir", "exec", "-c", "id"}), "npm -c");
+  EXPECT_EQ(strict({"npm", "--prefix", "dir", "config", "set", "script-shell", "x"}), "npm config set script-shell");
+  EXPECT_EQ(strict({"npm", "--userconfig=/tmp/rc", "test"}), "npm --userconfig");
   EXPECT_EQ(strict({"npm", "run", "build", "--script-shell=/tmp/x"}), "npm --script-shell");
   EXPECT_EQ(strict({"npm", "config", "set", "script-shell", "/tmp/x"}), "npm config set script-shell");
   EXPECT_EQ(strict({"npm", "set", "node-options=--require=/tmp/x"}), "npm set node-options");
-  EXPECT_EQ(strict({"pnpm", "exec", "--shell-mode", "id"}), "pnpm exec --shell-mode");
+  EXPECT_EQ(strict({"pnpm", "exec", "--shell-mode", "id"}), "pnpm --shell-mode");
+  EXPECT_EQ(strict({"npx", "-y", "cowsay", "-c", "x"}), "");  // cowsay's own -c
   EXPECT_EQ(strict({"npm", "run", "build"}), "");
   EXPECT_EQ(strict({"npm", "config", "set", "registry", "https://r.example"}), "");
   EXPECT_EQ(strict({"npx", "tsc", "--noEmit"}), "");

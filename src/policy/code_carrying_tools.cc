@@ -189,18 +189,17 @@ std::optional<std::string> npm_set_extra(const Argv& argv, const OptionScan& sca
   return std::nullopt;
 }
 
+// Options npm and pnpm read anywhere on the line. npm's -c is --call everywhere, pnpm's is
+// exec's --shell-mode; --userconfig/--globalconfig load an npmrc that can set the others.
 std::vector<OptionRule> package_manager_global_options() {
-  return {code("--script-shell"), code("--node-options"), code("--shell"), code("--editor"), code("--browser"),
-          code("--git"), code("--shell-emulator")};
-}
-
-const ToolRow& package_exec_row() {
-  static const ToolRow row = [] {
-    ToolRow r;
-    r.grammar.options = {code("-c"), code("--call"), code("--shell-mode"), val("-p"), val("--package")};
-    return r;
-  }();
-  return row;
+  std::vector<OptionRule> options = {code("-c"), code("--call"), code("--shell-mode"), code("--script-shell"),
+                                     code("--node-options"), code("--shell"), code("--editor"), code("--browser"),
+                                     code("--git"), code("--shell-emulator"), code("--userconfig"),
+                                     code("--globalconfig")};
+  add_all(options, {"--prefix", "-C", "--dir", "-w", "--workspace", "--filter", "--loglevel", "--registry",
+                    "--cache", "-p", "--package"},
+          val);
+  return options;
 }
 
 ToolRow package_manager_row(std::vector<std::string_view> names) {
@@ -218,15 +217,14 @@ ToolRow package_manager_row(std::vector<std::string_view> names) {
     r.grammar.permute = true;
     return r;
   }();
-  row.subcommands = {{.name = "exec", .row = &package_exec_row()}, {.name = "x", .row = &package_exec_row()},
-                     {.name = "config", .row = &config}, {.name = "c", .row = &config}, {.name = "set", .row = &set}};
+  row.subcommands = {{.name = "config", .row = &config}, {.name = "c", .row = &config}, {.name = "set", .row = &set}};
   return row;
 }
 
 ToolRow npx_row() {
+  // npx stops at the command it runs: later arguments are that command's.
   ToolRow row{.names = {"npx"}};
-  row.grammar.options = package_exec_row().grammar.options;
-  for (OptionRule& rule : package_manager_global_options()) row.grammar.options.push_back(rule);
+  row.grammar.options = package_manager_global_options();
   row.grammar.long_match = LongMatch::kPrefix;
   return row;
 }

@@ -112,7 +112,10 @@ class Scanner {
     std::optional<std::string> value;
     if (equals != std::string_view::npos) value = std::string(token.substr(equals + 1));
     if (!rule) {
-      bool may_take = grammar_.unknown_long == UnknownLong::kMayTakeValue && !value && next_ < argv_.size();
+      // An unknown option is read as taking the next argument (which may hide that no program
+      // follows), but not when that argument is itself an option, which must stay visible.
+      bool may_take = grammar_.unknown_long == UnknownLong::kMayTakeValue && !value && next_ < argv_.size() &&
+                      !argv_[next_].starts_with("-");
       if (may_take) ++next_;
       return true;
     }

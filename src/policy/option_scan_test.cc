@@ -72,6 +72,8 @@ TEST(OptionScan, UnknownLongOptionsMayTakeTheNextArgument) {
   EXPECT_EQ(scan({"node", "--title", "x", "s.js"}, g), "| s.js");
   EXPECT_EQ(scan({"node", "--title=x", "s.js"}, g), "| s.js");
   EXPECT_EQ(scan({"node", "--no-warnings", "s.js"}, g), "--no-warnings | s.js");
+  // An option after an unknown one is still read as an option.
+  EXPECT_EQ(scan({"node", "--new-switch", "--no-warnings", "s.js"}, g), "--no-warnings | s.js");
 }
 
 TEST(OptionScan, UnderscoresCanSpellDashes) {
