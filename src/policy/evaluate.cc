@@ -243,7 +243,7 @@ std::vector<std::string> allow_always_patterns_for_segment(const Argv& argv, con
   if (!trust) return out;
   if (is_interpreter_like_allowlist_pattern(*trust)) {
     const Argv& effective = res->effective_argv.empty() ? plan.argv : res->effective_argv;
-    if (!strict_inline_eval || detect_inline_eval_argv(effective)) return out;
+    if (!strict_inline_eval || detect_strict_inline_eval_argv(effective)) return out;
   }
   auto trust_of = [&](const std::string& path) {
     std::optional<std::string> real = rc.fs && rc.fs->realpath ? rc.fs->realpath(path) : std::nullopt;
@@ -279,12 +279,12 @@ SegmentEvaluation evaluate_argv_segment(const Argv& argv, const EvaluationContex
   seg.argv = argv;
   seg.effective_argv = argv;
   seg.resolution = resolve_command_resolution_from_argv(argv, ctx.resolve);
-  seg.inline_eval = detect_inline_eval_argv(argv);
+  seg.inline_eval = detect_strict_inline_eval_argv(argv);
   if (!seg.resolution) return seg;
   seg.resolved_path = resolve_execution_target_trust_path(*seg.resolution, ctx.resolve);
   seg.wrappers = seg.resolution->wrapper_chain;
   if (!seg.resolution->effective_argv.empty()) seg.effective_argv = seg.resolution->effective_argv;
-  if (!seg.inline_eval) seg.inline_eval = detect_inline_eval_argv(seg.effective_argv);
+  if (!seg.inline_eval) seg.inline_eval = detect_strict_inline_eval_argv(seg.effective_argv);
   if (seg.resolution->policy_blocked) {
     seg.trust_mode = TrustMode::kPromptOnly;
     return seg;
@@ -322,8 +322,8 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
         if (!seg.resolution->effective_argv.empty()) seg.effective_argv = seg.resolution->effective_argv;
         seg.wrappers = seg.resolution->wrapper_chain;
       }
-      seg.inline_eval = detect_inline_eval_argv(seg.effective_argv);
-      if (!seg.inline_eval) seg.inline_eval = detect_inline_eval_argv(step.argv);
+      seg.inline_eval = detect_strict_inline_eval_argv(seg.effective_argv);
+      if (!seg.inline_eval) seg.inline_eval = detect_strict_inline_eval_argv(step.argv);
       seg.trust_mode = TrustMode::kPromptOnly;
       out.unplanned_segments.push_back(std::move(seg));
     }
@@ -349,7 +349,7 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
       seg.effective_argv = c.argv;
       seg.resolution = resolve_command_resolution_from_argv(c.argv, ctx.resolve);
       if (seg.resolution) seg.resolved_path = resolve_execution_target_trust_path(*seg.resolution, ctx.resolve);
-      seg.inline_eval = detect_inline_eval_argv(c.argv);
+      seg.inline_eval = detect_strict_inline_eval_argv(c.argv);
     } else {
       seg = evaluate_argv_segment(c.argv, ctx, ctx.allow_shell_builtins, c.raw_text);
       if (seg.satisfied_by == SatisfiedBy::kSafeBuiltins && !is_safe_builtin_segment(c.argv, c.raw_text)) {

@@ -403,7 +403,14 @@ std::optional<InlineEvalHit> detect_interpreter_inline_eval_argv(const Argv& arg
 std::string describe_interpreter_inline_eval(const InlineEvalHit& hit) {
   if (hit.flag == "<command>") return hit.normalized_executable + " inline command";
   if (hit.flag == "<program>") return hit.normalized_executable + " inline program";
-  return hit.normalized_executable + " " + hit.flag;
+  std::string flag = hit.flag;
+  for (auto [placeholder, text] : {std::pair<std::string_view, std::string_view>{"<stdin>", "program from stdin"},
+                                   {"<interactive>", "interactive session"},
+                                   {"<url>", "program from a URL"}}) {
+    size_t at = flag.find(placeholder);
+    if (at != std::string::npos) flag.replace(at, placeholder.size(), text);
+  }
+  return hit.normalized_executable + " " + flag;
 }
 
 bool is_interpreter_like_allowlist_pattern(std::string_view pattern) {

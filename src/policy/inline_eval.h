@@ -24,7 +24,8 @@ struct InlineEvalHit {
 /// an optional version suffix, e.g. python3.13), then the positional forms of §6.2.
 std::optional<InlineEvalHit> detect_interpreter_inline_eval_argv(const Argv& argv);
 
-/// "<name> inline command", "<name> inline program" or "<name> <flag>".
+/// "<name> inline command", "<name> inline program" or "<name> <flag>", with the strict
+/// detector's placeholders spelled out ("python3 program from stdin", "vim interactive session").
 std::string describe_interpreter_inline_eval(const InlineEvalHit& hit);
 
 /// detectInlineEvalArgv: the direct check, then a positional shell trampoline
@@ -32,6 +33,12 @@ std::string describe_interpreter_inline_eval(const InlineEvalHit& hit);
 /// command, builtin, exec), recursively, with leading NAME=value words stripped and a guard
 /// against revisiting an argv.
 std::optional<InlineEvalHit> detect_inline_eval_argv(const Argv& argv);
+
+/// The strictInlineEval detector: detect_inline_eval_argv's forms plus the code-carrying
+/// forms of code_carrying.h (a program read from stdin, an interactive prompt, python -m,
+/// node --import, perl -M'x;code', git -c alias.x='!cmd', ...), found directly or through the
+/// same carriers, wrappers and trampolines, and through package-manager exec layers.
+std::optional<InlineEvalHit> detect_strict_inline_eval_argv(const Argv& argv);
 
 /// detectCarrierInlineEvalArgv: only the dispatch-wrapper / carrier step (and what it leads
 /// to), with a fresh loop guard. The explainer falls back to it after detect_inline_eval_argv.

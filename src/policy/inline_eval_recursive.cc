@@ -10,13 +10,17 @@
 // Approach: try the direct detector, then the trampoline form (parse the shell's inline
 // command; follow it only when it is exactly [exec [--]] $0 followed by "$@" or $N
 // references), then one dispatch-wrapper or carrier step using the shell module's unwrappers,
-// recursing on what they carry. A set of argv already visited stops loops.
+// recursing on what they carry. A set of argv already visited stops loops. The strict
+// variant uses the same walk with the code-carrying rules added to the direct step, and also
+// looks through package-manager exec layers (npx tsx -e ..., pnpm exec python3 -).
 
 #include <set>
 #include <string>
 
 #include "base/utf.h"
+#include "policy/code_carrying.h"
 #include "policy/inline_eval.h"
+#include "policy/package_manager.h"
 #include "shell/carriers.h"
 #include "shell/dispatch_wrappers.h"
 #include "shell/executable.h"
@@ -26,7 +30,15 @@ namespace {
 
 using Seen = std::set<std::string, std::less<>>;
 
-std::optional<InlineEvalHit> detect_internal(const Argv& argv, Seen& seen);
+// kReference: the reference's rules (§6); kStrict: plus the code-carrying rules.
+enum class Rules { kReference, kStrict };
+
+struct Walk {
+  Seen seen;
+  Rules rules = Rules::kReference;
+};
+
+std::optional<InlineEvalHit> detect_internal(const Argv& argv, Walk& walk);
 
 std::string argv_key(const Argv& argv) {
   std::string key;
@@ -38,7 +50,7 @@ std::string argv_key(const Argv& argv) {
 }
 
 // True when argv was not visited yet (and marks it visited).
-bool first_visit(const Argv& argv, Seen& seen) { return seen.insert(argv_key(argv)).second; }
+bool first_visit(const Argv& argv, Walk& walk) { return walk.seen.insert(argv_key(argv)).second; }
 
 // argv without leading NAME=value words; `storage` holds the copy when one is needed.
 const Argv& strip_leading_env_assignments(const Argv& argv, Argv& storage) {
@@ -196,13 +208,13 @@ std::optional<PositionalPlan> positional_carrier_plan(std::string_view command) 
   return plan;
 }
 
-std::optional<InlineEvalHit> detect_trampoline(const Argv& argv, Seen& seen) {
+std::optional<InlineEvalHit> detect_trampoline(const Argv& argv, Walk& walk) {
   Argv storage;
   const Argv& executable_argv = strip_leading_env_assignments(argv, storage);
   if (executable_argv.empty()) return std::nullopt;
   std::string executable = shell::normalize_executable_token(executable_argv[0]);
   if (!is_parseable_posix_shell(executable)) return std::nullopt;
-  if (!first_visit(executable_argv, seen)) return std::nullopt;
+  if (!first_visit(executable_argv, walk)) return std::nullopt;
   InlineCommandMatch match = posix_inline_command(executable_argv);
   if (!match.value_token_index || !match.command) return std::nullopt;
   std::optional<PositionalPlan> plan = positional_carrier_plan(*match.command);
@@ -224,7 +236,7 @@ std::optional<InlineEvalHit> detect_trampoline(const Argv& argv, Seen& seen) {
     for (size_t index : plan->indexes) add(index < positional.size() ? positional[index] : "");
   }
   if (carried.empty()) return std::nullopt;
-  return detect_internal(carried, seen);
+  return detect_internal(carried, walk);
 }
 
 bool is_carrier_name(std::string_view name) {
@@ -232,13 +244,17 @@ bool is_carrier_name(std::string_view name) {
          name == "builtin" || name == "exec";
 }
 
-std::optional<InlineEvalHit> detect_through_carrier(const Argv& argv, Seen& seen) {
+std::optional<InlineEvalHit> detect_through_carrier(const Argv& argv, Walk& walk) {
   Argv storage;
   const Argv& executable_argv = strip_leading_env_assignments(argv, storage);
-  if (!first_visit(executable_argv, seen)) return std::nullopt;
+  if (!first_visit(executable_argv, walk)) return std::nullopt;
   if (!executable_argv.empty()) {
     shell::DispatchUnwrap unwrap = shell::unwrap_dispatch_wrapper(executable_argv);
-    if (unwrap.kind == shell::DispatchKind::kUnwrapped) return detect_internal(unwrap.argv, seen);
+    if (unwrap.kind == shell::DispatchKind::kUnwrapped) return detect_internal(unwrap.argv, walk);
+  }
+  if (walk.rules == Rules::kStrict) {
+    PackageManagerExec exec = resolve_known_package_manager_exec_invocation(executable_argv);
+    if (exec.kind == PackageManagerExecKind::kUnwrapped) return detect_internal(exec.inner_argv, walk);
   }
   std::string name =
       shell::normalize_executable_token(executable_argv.empty() ? "" : executable_argv[0]);
@@ -246,25 +262,36 @@ std::optional<InlineEvalHit> detect_through_carrier(const Argv& argv, Seen& seen
   std::optional<Argv> carried =
       shell::resolve_carrier_argv(executable_argv, shell::ExecCarrier::kInclude);
   if (!carried) return std::nullopt;
-  return detect_internal(*carried, seen);
+  return detect_internal(*carried, walk);
 }
 
-std::optional<InlineEvalHit> detect_internal(const Argv& argv, Seen& seen) {
+std::optional<InlineEvalHit> detect_direct(const Argv& argv, Rules rules) {
   if (auto hit = detect_interpreter_inline_eval_argv(argv)) return hit;
-  if (auto hit = detect_trampoline(argv, seen)) return hit;
-  return detect_through_carrier(argv, seen);
+  if (rules == Rules::kStrict) return detect_code_carrying_argv(argv);
+  return std::nullopt;
+}
+
+std::optional<InlineEvalHit> detect_internal(const Argv& argv, Walk& walk) {
+  if (auto hit = detect_direct(argv, walk.rules)) return hit;
+  if (auto hit = detect_trampoline(argv, walk)) return hit;
+  return detect_through_carrier(argv, walk);
 }
 
 }  // namespace
 
 std::optional<InlineEvalHit> detect_inline_eval_argv(const Argv& argv) {
-  Seen seen;
-  return detect_internal(argv, seen);
+  Walk walk;
+  return detect_internal(argv, walk);
 }
 
 std::optional<InlineEvalHit> detect_carrier_inline_eval_argv(const Argv& argv) {
-  Seen seen;
-  return detect_through_carrier(argv, seen);
+  Walk walk;
+  return detect_through_carrier(argv, walk);
+}
+
+std::optional<InlineEvalHit> detect_strict_inline_eval_argv(const Argv& argv) {
+  Walk walk{.rules = Rules::kStrict};
+  return detect_internal(argv, walk);
 }
 
 }  // namespace clawexec::policy
