@@ -119,6 +119,7 @@ Result<approvals::Document> with_socket_defaults(approvals::Document next, const
 
 int run_set(const std::optional<std::string>& file, bool as_json) {
   const char* command = "approvals set";
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   auto text = read_input(file);
   if (!text.ok()) return fail(command, text.error().message);
   auto input = parse_for_set(*text);
@@ -154,6 +155,7 @@ struct AllowlistOptions {
 
 int run_allowlist(const AllowlistOptions& o, bool add) {
   const char* command = add ? "approvals allowlist add" : "approvals allowlist remove";
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   std::string agent(js_trim(o.agent));
   std::string pattern(js_trim(o.pattern));
   if (agent.empty()) usage_error("--agent must not be blank");

@@ -141,6 +141,7 @@ int run_pending(bool as_json) {
 
 int run_resolve(const std::string& id, const std::string& decision, bool as_json) {
   const char* command = "approvals resolve";
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   auto client = connect_to_hub();
   if (!client.ok()) return report(command, client.error());
   auto reply = (*client)->resolve(id, decision);
@@ -159,6 +160,7 @@ int run_resolve(const std::string& id, const std::string& decision, bool as_json
 // `/approve <id> <decision>` or `/exec ...` as text, the way a chat operator would type it.
 int run_say(const std::vector<std::string>& words) {
   const char* command = "approvals say";
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   std::string text;
   for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
   auto client = connect_to_hub();
@@ -335,6 +337,7 @@ Result<void> watch_session(OperatorClient& client, WatchState& state, bool inter
 
 int run_watch(bool as_json) {
   const char* command = "approvals watch";
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   auto client = connect_to_hub();
   if (!client.ok()) return report(command, client.error());
   const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO) && !as_json;

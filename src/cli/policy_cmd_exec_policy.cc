@@ -160,6 +160,7 @@ void print_show_text(const bj::object& payload) {
 
 int apply_policy(const char* command, const PolicyInput& p, bool as_json, const std::string& label_key,
                  const bj::value& label) {
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   OperatorEnv env = operator_env();
   auto config = read_config_document(env.config_path);
   if (!config.ok()) return fail(command, config.error().message);
