@@ -35,8 +35,18 @@ bool is_invisible_or_separator(char32_t cp) {
     default:
       break;
   }
-  return (cp >= 0x180B && cp <= 0x180F) || (cp >= 0x2000 && cp <= 0x200A) || (cp >= 0xFE00 && cp <= 0xFE0F) ||
-         (cp >= 0xFFF0 && cp <= 0xFFF8) || (cp >= 0xE0000 && cp <= 0xE0FFF);
+  return (cp >= 0x180B && cp <= 0x180F) || (cp >= 0x2000 && cp <= 0x200A) || (cp >= 0xFFF0 && cp <= 0xFFF8) ||
+         (cp >= 0xE0000 && cp <= 0xE00FF) || (cp >= 0xE01F0 && cp <= 0xE0FFF);
+}
+
+bool is_variation_selector(char32_t cp) { return (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF); }
+
+// A variation selector only changes how the character before it is drawn (emoji or text
+// style, an ideographic variant); it stays after a character that can have variants (any
+// non-ASCII character, or a keycap base 0-9 # *) and is shown escaped anywhere else, where it
+// would only make two different strings look the same.
+bool selects_a_variant_of(char32_t previous) {
+  return previous >= 0x80 || (previous >= '0' && previous <= '9') || previous == '#' || previous == '*';
 }
 
 bool is_escaped_code_point(char32_t cp, DisplayStyle style) {
@@ -101,22 +111,28 @@ void append_escape(std::string& out, char32_t cp) {
 std::string escape_for_display(std::string_view text, DisplayStyle style) {
   std::string out;
   out.reserve(text.size());
+  char32_t shown_before = 0;  // the previous character if it was shown as itself, else 0
   size_t i = 0;
   while (i < text.size()) {
     const unsigned char byte = static_cast<unsigned char>(text[i]);
     if (byte >= 0x20 && byte < 0x7F) {
       out += static_cast<char>(byte);
       if (byte == '\\' && backslash_needs_doubling(text, i + 1, style)) out += '\\';
+      shown_before = byte;
       ++i;
       continue;
     }
     Step s = step_at(text, i);
     if (s.kind == Utf8Step::Kind::kInvalid) {
       for (size_t k = 0; k < s.length; ++k) append_hex_byte(out, static_cast<unsigned char>(text[i + k]));
-    } else if (is_escaped_code_point(s.cp, style)) {
+      shown_before = 0;
+    } else if (is_escaped_code_point(s.cp, style) ||
+               (is_variation_selector(s.cp) && !selects_a_variant_of(shown_before))) {
       append_escape(out, s.cp);
+      shown_before = 0;
     } else {
       out.append(text.substr(i, s.length));
+      shown_before = s.cp;
     }
     i += s.length;
   }

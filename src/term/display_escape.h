@@ -7,9 +7,11 @@
 //   TAB \t, LF \n, CR \r, ESC \e; every other C0 control and DEL as \xNN (lower-case hex);
 //   C1 controls (U+0080-U+009F), Unicode format characters (Cf: bidi embeddings, overrides
 //   and isolates, U+200E/F, U+061C, zero-width characters, BOM, tags...), the other default-
-//   ignorable code points (variation selectors, Hangul fillers, U+034F...), U+2028/U+2029 and
-//   the non-ASCII space separators (NBSP, U+2000-U+200A, U+3000...) as \u{XXXX} (upper-case
-//   hex, at least four digits); every byte of invalid UTF-8 as \xNN.
+//   ignorable code points (Hangul fillers, U+034F, Mongolian selectors...), U+2028/U+2029,
+//   the non-ASCII space separators (NBSP, U+2000-U+200A, U+3000...), and variation selectors
+//   except right after a character that has variants (non-ASCII, keycap bases 0-9 # *: so
+//   emoji stay emoji) as \u{XXXX} (upper-case hex, at least four digits); every byte of
+//   invalid UTF-8 as \xNN.
 // A literal backslash stays a single backslash unless the next thing shown would make it read
 // as one of these escapes (it is followed by a backslash, by e n r t x u, or by an escaped
 // character); then it is doubled. Reading rule: "\\" is one backslash, \e \n \r \t \xNN

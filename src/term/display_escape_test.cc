@@ -106,11 +106,21 @@ TEST(EscapeForDisplay, EveryFormatCharacterIsEscaped) {
 }
 
 TEST(EscapeForDisplay, OtherInvisibleCharactersAndSeparatorsAreEscaped) {
-  for (char32_t cp : {0x2028, 0x2029, 0x00A0, 0x2003, 0x3000, 0x034F, 0x115F, 0x3164, 0xFE0F, 0xE0100}) {
+  for (char32_t cp : {0x2028, 0x2029, 0x00A0, 0x2003, 0x3000, 0x034F, 0x115F, 0x3164, 0x180B}) {
     const std::string shown = escape_for_display(utf8(cp));
     EXPECT_EQ(shown.rfind("\\u{", 0), 0u) << std::hex << static_cast<unsigned>(cp);
   }
   EXPECT_EQ(escape_for_display(utf8(0x2028)), "\\u{2028}");
+}
+
+TEST(EscapeForDisplay, VariationSelectorsStayOnlyWhereTheySelectAVariant) {
+  const std::string gear = utf8(0x2699) + utf8(0xFE0F);  // the emoji form of U+2699
+  EXPECT_EQ(escape_for_display(gear + " Exec policy"), gear + " Exec policy");
+  EXPECT_EQ(escape_for_display("1" + utf8(0xFE0F) + utf8(0x20E3)), "1" + utf8(0xFE0F) + utf8(0x20E3)) << "keycap";
+  EXPECT_EQ(escape_for_display(utf8(0x845B) + utf8(0xE0100)), utf8(0x845B) + utf8(0xE0100)) << "ideographic variant";
+  EXPECT_EQ(escape_for_display("rm" + utf8(0xFE0F)), "rm\\u{FE0F}") << "after a letter it only disguises";
+  EXPECT_EQ(escape_for_display(utf8(0xFE0E) + "ls"), "\\u{FE0E}ls");
+  EXPECT_EQ(escape_for_display(utf8(0x202E) + utf8(0xFE0F)), "\\u{202E}\\u{FE0F}") << "after an escaped character";
 }
 
 TEST(EscapeForDisplay, InvalidUtf8IsShownByteForByte) {
