@@ -20,6 +20,7 @@
 #include "cli/policy_cmd_internal.h"
 #include "config/json5.h"
 #include "json/json.h"
+#include "term/display_escape.h"
 
 namespace clawexec::cli {
 
@@ -60,15 +61,20 @@ int run_get(const std::string& agent, bool as_json) {
     print_json(out);
     return 0;
   }
-  std::cout << "Approvals: " << snap->path << (snap->exists ? "" : " (missing: built-in defaults apply)") << "\n";
-  std::cout << "Hash: " << snap->hash << "\n\n" << json::stringify(out.at("file"), 2) << "\n";
+  // The document holds the agent's text (lastUsedCommand): shown escaped, JSON escapes kept.
+  std::cout << "Approvals: " << term::escape_for_display(snap->path)
+            << (snap->exists ? "" : " (missing: built-in defaults apply)") << "\n";
+  std::cout << "Hash: " << snap->hash << "\n\n"
+            << term::escape_for_display(json::stringify(out.at("file"), 2), term::DisplayStyle::kJsonText) << "\n";
   if (out.contains("agentPolicy")) {
     const bj::object& p = out.at("agentPolicy").as_object();
     std::cout << "\nEffective policy for agent " << agent << ": security=" << p.at("security").at("effective").as_string().c_str()
               << " ask=" << p.at("ask").at("effective").as_string().c_str()
               << " askFallback=" << p.at("askFallback").at("effective").as_string().c_str() << "\n";
   }
-  std::cout << out.at("effectivePolicy").at("note").as_string().c_str() << "\n";
+  std::cout << term::escape_for_display(std::string(out.at("effectivePolicy").at("note").as_string()),
+                                        term::DisplayStyle::kLines)
+            << "\n";
   return 0;
 }
 
@@ -197,7 +203,7 @@ int run_allowlist(const AllowlistOptions& o, bool add) {
     for (auto& m : redacted_snapshot(result->snapshot)) out[m.key()] = m.value();
     print_json(out);
   } else {
-    std::cout << message << "\n";
+    std::cout << term::escape_for_display(message) << "\n";
   }
   return 0;
 }
