@@ -1,7 +1,8 @@
 // `clawexec approvals get|set|allowlist add|remove`: the approvals document (spec §1) seen and
 // edited by an operator. Every write goes through approvals::ApprovalsStore (locked, atomic,
-// 0600, compare-and-swap against the hash read first), so a command never loses a concurrent
-// change and never overwrites a corrupt file. `set` validates strictly (§1.3) before anything
+// 0600, compare-and-swap against the hash read first, retried while only the servers'
+// bookkeeping moved), so a command never loses a concurrent change and never overwrites a
+// corrupt file. `set` validates strictly (§1.3) before anything
 // is written; `allowlist add` follows the add/upgrade rules of §1.7 and refuses an argPattern
 // that is not a valid regular expression for the matcher.
 
@@ -135,12 +136,10 @@ int run_set(const std::optional<std::string>& file, bool as_json) {
   auto before = store.read_snapshot();
   if (!before.ok()) return fail(command, before.error().message);
   approvals::Document normalized = approvals::normalize_document(*input, &approvals::random_uuid);
-  auto result = store.update(
-      [&](approvals::Document& doc) -> Result<bool> {
-        doc = TRY(with_socket_defaults(normalized, doc, env.approvals.socket));
-        return true;
-      },
-      before->hash);
+  auto result = store.update_from(*before, [&](approvals::Document& doc) -> Result<bool> {
+    doc = TRY(with_socket_defaults(normalized, doc, env.approvals.socket));
+    return true;
+  });
   if (!result.ok()) return fail(command, result.error().message);
   if (result->outcome == approvals::UpdateOutcome::kBaseHashMismatch) {
     return fail(command, "Exec approvals changed; reload and retry.");
@@ -177,13 +176,13 @@ int run_allowlist(const AllowlistOptions& o, bool add) {
   auto before = store.read_snapshot();
   if (!before.ok()) return fail(command, before.error().message);
   size_t removed = 0;
-  auto result = store.update(
-      [&](approvals::Document& doc) -> Result<bool> {
-        if (add) return approvals::add_allowlist_entry(doc, agent, {pattern, arg, std::nullopt}, now_ms(), &approvals::random_uuid);
-        removed = approvals::remove_allowlist_entries(doc, agent, {std::nullopt, pattern, arg});
-        return removed > 0;
-      },
-      before->hash);
+  // Servers record allowlist use in the same file all the time: update_from re-applies the edit
+  // when only that changed, and reports a conflict only for a real concurrent policy change.
+  auto result = store.update_from(*before, [&](approvals::Document& doc) -> Result<bool> {
+    if (add) return approvals::add_allowlist_entry(doc, agent, {pattern, arg, std::nullopt}, now_ms(), &approvals::random_uuid);
+    removed = approvals::remove_allowlist_entries(doc, agent, {std::nullopt, pattern, arg});
+    return removed > 0;
+  });
   if (!result.ok()) return fail(command, result.error().message);
   if (result->outcome == approvals::UpdateOutcome::kBaseHashMismatch) {
     return fail(command, "Exec approvals changed; reload and retry.");
