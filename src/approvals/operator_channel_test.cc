@@ -169,18 +169,21 @@ TEST_F(OperatorChannelTest, TheHubRefusesAMemberThatRunsUnderAClawexecCommand) {
   FakeProcess a, b;
   b.pending = {approval("bbbb2222-0000-4000-8000-000000000002", 2)};
   bool refuse = false;
+  int refused = 0;
   OperatorChannel::Options hub_options;
-  hub_options.refuse_peer = [&refuse](int) -> std::optional<std::string> {
-    if (refuse) return std::string(kRefusal);
-    return std::nullopt;
+  hub_options.refuse_peer = [&](int) -> std::optional<std::string> {
+    if (!refuse) return std::nullopt;
+    ++refused;
+    return std::string(kRefusal);
   };
   OperatorChannel& hub = add_channel(a, hub_options);
   ASSERT_TRUE(run_until([&] { return hub.is_hub(); }));
   refuse = true;
   OperatorChannel& member = add_channel(b);
-  run_until([] { return false; }, 200);
+  ASSERT_TRUE(run_until([&] { return refused >= 3; })) << "the member keeps trying and keeps being refused";
   EXPECT_FALSE(member.is_member());
   EXPECT_FALSE(member.is_hub());
+  member.stop();
   refuse = false;
   Operator op(io_, path_, "secret-token");
   ASSERT_TRUE(run_until([&] { return !op.of_type("hello").empty(); }));
