@@ -5,7 +5,6 @@
 // hub (approvals/operator_channel.h) with the blocking client. Everything an approval carries
 // is shown escaped for display (term/display_escape.h): the command is the agent's text.
 
-
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -82,7 +81,7 @@ Result<std::unique_ptr<OperatorClient>> connect_to_hub() {
 
 int report(std::string_view command, const Error& error) {
   if (error.code == ErrorCode::kNotFound) {
-    std::cerr << error.message << "\n";
+    std::cerr << term::escape_for_display(error.message) << "\n";
     return 1;
   }
   return fail(command, error.message);
