@@ -1,9 +1,18 @@
 // Cross-process mutual exclusion for approvals updates with nothing but the file system: the
 // lock is a file created with O_EXCL (atomic on local file systems), so exactly one process
-// wins. Losers look at the recorded pid: a live other owner is waited for a bounded number of
-// times; a dead owner means a crashed writer, which we report instead of deleting (another
-// process may be racing to do the same, and the reference fails closed here too). The owner
-// removes the file on release only after checking it is still the file it created.
+// wins; the reference's processes take it the same way. Losers look at the recorded pid: a
+// live other owner is waited for a bounded number of times.
+//
+// A crashed owner used to leave the file behind and disable approvals until a human removed
+// it. Now the owner also holds an flock on its lock file for as long as it owns it; the kernel
+// releases that when the process dies, however it dies. A loser that finds a dead pid takes
+// the flock itself (without waiting): if it gets it, nobody owns that file - not a live owner
+// of ours in another pid namespace (whose pid means nothing here), not another loser breaking
+// it at this moment - so, after checking that the path still names the very file it holds
+// and still carries the same content, it removes it and competes again. A loser that does not
+// get the flock waits like for a live owner. Two breakers cannot both remove: the second one
+// either fails to get the flock, or gets it on a file the path no longer names. The owner
+// takes its flock before writing its pid, so a pid is never seen without it.
 
 #include "approvals/lock.h"
 
@@ -30,9 +39,13 @@ std::string iso_time(int64_t ms) {
   return buf;
 }
 
-enum class Owner { kUnknown, kAlive, kSelf, kDead };
+// Breaking a crashed owner's lock does not count as waiting; this bounds it anyway.
+constexpr int kMaxBreaks = 16;
 
-Owner inspect_owner(const std::string& lock_path) {
+enum class Owner { kUnknown, kAlive, kSelf, kBroken, kStuck };
+
+// Looks at the lock file someone else created; removes it when its owner is provably gone.
+Owner inspect_owner(const std::string& lock_path, const LockOptions& options) {
   auto fd = sys::open_read_nofollow(lock_path);
   if (!fd.ok()) return Owner::kUnknown;
   auto text = sys::read_to_end(fd->get(), lock_path);
@@ -40,7 +53,20 @@ Owner inspect_owner(const std::string& lock_path) {
   const auto pid = lock_owner_pid(*text);
   if (!pid) return Owner::kUnknown;  // being written right now, or not ours to judge
   if (*pid == sys::current_pid()) return Owner::kSelf;
-  return sys::process_alive(*pid) ? Owner::kAlive : Owner::kDead;
+  if (sys::process_alive(*pid)) return Owner::kAlive;
+  // The pid is gone. Whoever still holds this file's flock is alive (or breaking it now).
+  auto locked = sys::lock_exclusive(fd->get(), lock_path, sys::LockWait::kNo);
+  if (!locked.ok() || !*locked) return Owner::kAlive;
+  auto held = sys::fstat_fd(fd->get());
+  auto named = sys::lstat_path(lock_path);
+  if (!held.ok() || !named.ok() || !*named || (*named)->dev != held->dev || (*named)->ino != held->ino) {
+    return Owner::kUnknown;  // already replaced: look again
+  }
+  auto again = sys::open_read_nofollow(lock_path);
+  auto now = again.ok() ? sys::read_to_end(again->get(), lock_path) : Result<std::string>(std::move(again).error());
+  if (!now.ok() || *now != *text) return Owner::kUnknown;
+  if (options.before_break) options.before_break();
+  return sys::remove_file(lock_path).ok() ? Owner::kBroken : Owner::kStuck;
 }
 
 }  // namespace
@@ -61,21 +87,29 @@ Result<ApprovalsLock> ApprovalsLock::acquire(const std::string& lock_path, const
   boost::json::object payload{{"pid", sys::current_pid()}, {"createdAt", iso_time(created)}, {"nonce", nonce}};
   const std::string text = json::stringify(payload, 2) + "\n";
 
+  int broken = 0;
   for (int attempt = 0;; ++attempt) {
     auto fd = sys::create_exclusive(lock_path, 0600);
     if (fd.ok()) {
-      auto written = sys::write_all(fd->get(), text);
+      // A breaker that opened the new, still empty file finds no pid and leaves it alone; it
+      // may hold the flock for a moment, hence the wait.
+      auto flocked = sys::lock_exclusive(fd->get(), lock_path, sys::LockWait::kYes);
+      auto written = flocked.ok() ? sys::write_all(fd->get(), text) : Result<void>(std::move(flocked).error());
       auto info = sys::fstat_fd(fd->get());
       if (!written.ok() || !info.ok()) {
         ignore_error(sys::remove_file(lock_path));
         return written.ok() ? std::move(info).error() : std::move(written).error();
       }
-      return ApprovalsLock(lock_path, nonce, info->dev, info->ino);
+      return ApprovalsLock(lock_path, nonce, info->dev, info->ino, std::move(*fd));
     }
     if (fd.error().sys_errno != EEXIST) return std::move(fd).error();
-    const Owner owner = inspect_owner(lock_path);
-    if (owner == Owner::kDead) {
+    const Owner owner = inspect_owner(lock_path, options);
+    if (owner == Owner::kStuck) {
       return Error{ErrorCode::kRejected, 0, "Exec approvals lock has a stale owner: " + lock_path};
+    }
+    if (owner == Owner::kBroken && ++broken <= kMaxBreaks) {
+      --attempt;  // a crashed owner's file is gone: compete again without counting a wait
+      continue;
     }
     if (owner == Owner::kSelf || attempt >= options.retries) {
       return Error{ErrorCode::kTimedOut, 0, "Exec approvals are locked: " + lock_path};
@@ -84,12 +118,12 @@ Result<ApprovalsLock> ApprovalsLock::acquire(const std::string& lock_path, const
   }
 }
 
-ApprovalsLock::ApprovalsLock(std::string path, std::string nonce, uint64_t dev, uint64_t ino)
-    : path_(std::move(path)), nonce_(std::move(nonce)), dev_(dev), ino_(ino), held_(true) {}
+ApprovalsLock::ApprovalsLock(std::string path, std::string nonce, uint64_t dev, uint64_t ino, sys::UniqueFd fd)
+    : path_(std::move(path)), nonce_(std::move(nonce)), dev_(dev), ino_(ino), fd_(std::move(fd)), held_(true) {}
 
 ApprovalsLock::ApprovalsLock(ApprovalsLock&& other) noexcept
     : path_(std::move(other.path_)), nonce_(std::move(other.nonce_)), dev_(other.dev_), ino_(other.ino_),
-      held_(std::exchange(other.held_, false)) {}
+      fd_(std::move(other.fd_)), held_(std::exchange(other.held_, false)) {}
 
 ApprovalsLock& ApprovalsLock::operator=(ApprovalsLock&& other) noexcept {
   if (this != &other) {
@@ -98,6 +132,7 @@ ApprovalsLock& ApprovalsLock::operator=(ApprovalsLock&& other) noexcept {
     nonce_ = std::move(other.nonce_);
     dev_ = other.dev_;
     ino_ = other.ino_;
+    fd_ = std::move(other.fd_);
     held_ = std::exchange(other.held_, false);
   }
   return *this;
@@ -108,6 +143,12 @@ ApprovalsLock::~ApprovalsLock() { release(); }
 void ApprovalsLock::release() {
   if (!held_) return;
   held_ = false;
+  // The file is removed before its flock is dropped (closing fd_ at the end), so nobody can
+  // take a released lock for a crashed one.
+  struct CloseAtEnd {
+    sys::UniqueFd& fd;
+    ~CloseAtEnd() { fd.reset(); }
+  } close_at_end{fd_};
   auto info = sys::lstat_path(path_);
   if (!info.ok() || !info->has_value() || (*info)->dev != dev_ || (*info)->ino != ino_) return;
   auto fd = sys::open_read_nofollow(path_);

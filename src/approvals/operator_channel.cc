@@ -13,9 +13,13 @@
 #include <unistd.h>
 
 
+#include <cstdio>
+
 #include "approvals/operator_channel_internal.h"
+#include "approvals/peer_check.h"
 #include "json/json.h"
 #include "sys/approvals_fs.h"
+#include "term/display_escape.h"
 
 namespace clawexec::approvals {
 
@@ -33,7 +37,27 @@ OperatorChannel::Impl::Impl(boost::asio::io_context& io_context, std::string pat
       pid(static_cast<int32_t>(::getpid())),
       uid(static_cast<uint32_t>(::getuid())),
       timer(io_context),
-      retry_delay_ms(opts.retry_initial_ms) {}
+      retry_delay_ms(opts.retry_initial_ms) {
+  if (!options.refuse_peer) options.refuse_peer = &operator_peer_refusal;
+  if (!options.refuse_self) {
+    options.refuse_self = []() -> std::optional<std::string> {
+      std::optional<std::string> supervisor = supervision_of_this_process();
+      if (!supervisor) return std::nullopt;
+      return "operator channel: not joining: " + *supervisor + "; approvals must come from a human";
+    };
+  }
+  if (!options.log) {
+    options.log = [](const std::string& line) {
+      std::fprintf(stderr, "clawexec: %s\n", term::escape_for_display(line, term::DisplayStyle::kLines).c_str());
+    };
+  }
+}
+
+void OperatorChannel::Impl::log_refusal(const std::string& line) {
+  if (line == last_logged) return;
+  last_logged = line;
+  options.log(line);
+}
 
 bj::object OperatorChannel::Impl::with_pid(bj::object approval, int32_t owner_pid) const {
   if (!approval.contains("pid")) approval["pid"] = owner_pid;
@@ -77,6 +101,14 @@ void OperatorChannel::Impl::connected_to_hub(std::shared_ptr<JsonConnection> con
   auto peer = peer_identity(conn->socket());
   if (!peer.ok() || peer->uid != uid) {
     last_error = peer.ok() ? "operator socket " + socket_path + " is owned by another user" : peer.error().message;
+    conn->close();
+    schedule_retry();
+    return;
+  }
+  // A hub started by an agent's command must not receive our approvals nor send us decisions.
+  if (std::optional<std::string> refusal = options.refuse_peer(conn->socket().native_handle())) {
+    last_error = *refusal + " (the approvals hub on " + socket_path + ")";
+    log_refusal(last_error);
     conn->close();
     schedule_retry();
     return;
@@ -236,6 +268,12 @@ OperatorChannel::~OperatorChannel() { stop(); }
 
 void OperatorChannel::start() {
   if (impl_->state != Impl::State::kIdle) return;
+  if (std::optional<std::string> refusal = impl_->options.refuse_self()) {
+    impl_->state = Impl::State::kStopped;
+    impl_->last_error = *refusal;
+    impl_->log_refusal(*refusal);
+    return;
+  }
   impl_->attempt();
 }
 

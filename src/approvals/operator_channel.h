@@ -44,10 +44,18 @@ class OperatorChannel {
     std::function<std::optional<std::string>(const std::string& text)> command;
   };
 
-  /// Timing knobs (tests shorten them).
+  /// Timing knobs (tests shorten them) and the seams of the "decisions come from humans"
+  /// checks (tests replace them; unset means the real ones of approvals/peer_check.h).
   struct Options {
     int retry_initial_ms = 25;   // first election retry delay
     int retry_max_ms = 1000;     // backoff cap between election attempts
+    /// Why the process on the other end of a connected socket (an operator or member on the
+    /// hub; the hub, for a member) must be refused, or nullopt.
+    std::function<std::optional<std::string>(int socket_fd)> refuse_peer;
+    /// Why this process must not take part at all (it runs under a clawexec command), or nullopt.
+    std::function<std::optional<std::string>()> refuse_self;
+    /// Where refusals are logged (default: one line on stderr, escaped for display).
+    std::function<void(const std::string& line)> log;
   };
 
   OperatorChannel(boost::asio::io_context& io, std::string socket_path, std::string token, Provider provider);
@@ -57,7 +65,8 @@ class OperatorChannel {
   OperatorChannel(const OperatorChannel&) = delete;
   OperatorChannel& operator=(const OperatorChannel&) = delete;
 
-  /// Starts the election (asynchronous; is_hub()/is_member() tell the outcome later).
+  /// Starts the election (asynchronous; is_hub()/is_member() tell the outcome later). A process
+  /// that runs under a clawexec command does not take part (last_error() says why).
   void start();
   /// Leaves the channel: a hub closes every connection, removes its socket file and releases
   /// the election lock; a member disconnects. Idempotent.

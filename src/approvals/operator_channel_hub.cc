@@ -2,9 +2,10 @@
 // pending approvals (the hub's own provider plus what each member pushed), forwarding a
 // resolution to the process that owns the approval, and fanning events out to subscribers.
 //
-// Every connection must first prove it belongs to our user (SO_PEERCRED uid) and know the
-// token from the approvals document; anything else is answered with one error line and
-// closed. A member's approvals live only as long as its connection: when it disconnects, its
+// Every connection must first prove it belongs to our user (SO_PEERCRED uid), must not be a
+// process running under a clawexec command (approvals come from humans, never from the
+// agent's own commands: peer_check.h), and must know the token from the approvals document;
+// anything else is answered with one error line and closed. A member's approvals live only as long as its connection: when it disconnects, its
 // entries disappear and any resolution still waiting on it fails.
 
 #include <unistd.h>
@@ -56,6 +57,13 @@ void OperatorChannel::Impl::accepted(stream_protocol::socket socket) {
   if (!identity.ok() || identity->uid != uid) {
     conn->start([](const bj::object&) {}, [] {});
     conn->send({{"type", "error"}, {"error", "peer is not the socket owner's user"}});
+    conn->close_after_flush();
+    return;
+  }
+  if (std::optional<std::string> refusal = options.refuse_peer(conn->socket().native_handle())) {
+    options.log(*refusal);
+    conn->start([](const bj::object&) {}, [] {});
+    conn->send({{"type", "error"}, {"error", *refusal}});
     conn->close_after_flush();
     return;
   }

@@ -65,6 +65,8 @@ struct OperatorChannel::Impl : std::enable_shared_from_this<OperatorChannel::Imp
   void release_hub();
 
   boost::json::object with_pid(boost::json::object approval, int32_t owner_pid) const;
+  // Logs a refusal; a line equal to the previous one is not repeated (election retries).
+  void log_refusal(const std::string& line);
 
   boost::asio::io_context& io;
   std::string socket_path;
@@ -77,6 +79,7 @@ struct OperatorChannel::Impl : std::enable_shared_from_this<OperatorChannel::Imp
 
   State state = State::kIdle;
   std::string last_error;
+  std::string last_logged;
   boost::asio::steady_timer timer;
   int retry_delay_ms = 0;
 

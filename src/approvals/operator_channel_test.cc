@@ -95,9 +95,14 @@ class OperatorChannelTest : public ::testing::Test {
   }
 
   OperatorChannel& add_channel(FakeProcess& process, const std::string& token = "secret-token") {
-    OperatorChannel::Options options;
+    return add_channel(process, OperatorChannel::Options{}, token);
+  }
+
+  OperatorChannel& add_channel(FakeProcess& process, OperatorChannel::Options options,
+                               const std::string& token = "secret-token") {
     options.retry_initial_ms = 5;
     options.retry_max_ms = 40;
+    if (!options.log) options.log = [this](const std::string& line) { logged_.push_back(line); };
     channels_.push_back(std::make_unique<OperatorChannel>(io_, path_, token, process.provider(), options));
     channels_.back()->start();
     return *channels_.back();
@@ -133,7 +138,97 @@ class OperatorChannelTest : public ::testing::Test {
   std::string dir_;
   std::string path_;
   std::vector<std::unique_ptr<OperatorChannel>> channels_;
+  std::vector<std::string> logged_;
 };
+
+// ---- decisions come from humans ----
+
+constexpr const char* kRefusal =
+    "operator channel: refusing a peer that runs under a clawexec command (pid 4321); approvals must come from a human";
+
+TEST_F(OperatorChannelTest, TheHubRefusesAnOperatorThatRunsUnderAClawexecCommand) {
+  FakeProcess a;
+  a.pending = {approval("aaaa1111-0000-4000-8000-000000000001", 1)};
+  OperatorChannel::Options options;
+  options.refuse_peer = [](int) -> std::optional<std::string> { return kRefusal; };
+  OperatorChannel& hub = add_channel(a, options);
+  ASSERT_TRUE(run_until([&] { return hub.is_hub(); }));
+  Operator op(io_, path_, "secret-token");
+  ASSERT_TRUE(run_until([&] { return op.closed; }));
+  ASSERT_EQ(op.of_type("error").size(), 1u);
+  EXPECT_EQ(op.of_type("error")[0].at("error"), bj::value(kRefusal));
+  EXPECT_TRUE(op.of_type("hello").empty());
+  op.conn->send({{"type", "resolve"}, {"id", "aaaa1111"}, {"decision", "allow-once"}});
+  run_until([] { return false; }, 50);
+  EXPECT_TRUE(a.resolved.empty()) << "the token alone resolves nothing";
+  ASSERT_FALSE(logged_.empty());
+  EXPECT_EQ(logged_.back(), kRefusal) << "the server logs the refusal";
+}
+
+TEST_F(OperatorChannelTest, TheHubRefusesAMemberThatRunsUnderAClawexecCommand) {
+  FakeProcess a, b;
+  b.pending = {approval("bbbb2222-0000-4000-8000-000000000002", 2)};
+  bool refuse = false;
+  int refused = 0;
+  OperatorChannel::Options hub_options;
+  hub_options.refuse_peer = [&](int) -> std::optional<std::string> {
+    if (!refuse) return std::nullopt;
+    ++refused;
+    return std::string(kRefusal);
+  };
+  OperatorChannel& hub = add_channel(a, hub_options);
+  ASSERT_TRUE(run_until([&] { return hub.is_hub(); }));
+  refuse = true;
+  OperatorChannel& member = add_channel(b);
+  ASSERT_TRUE(run_until([&] { return refused >= 3; })) << "the member keeps trying and keeps being refused";
+  EXPECT_FALSE(member.is_member());
+  EXPECT_FALSE(member.is_hub());
+  member.stop();
+  refuse = false;
+  Operator op(io_, path_, "secret-token");
+  ASSERT_TRUE(run_until([&] { return !op.of_type("hello").empty(); }));
+  EXPECT_TRUE(listed_ids(op).empty()) << "a refused member injects nothing";
+}
+
+TEST_F(OperatorChannelTest, AMemberRefusesAHubThatRunsUnderAClawexecCommand) {
+  FakeProcess a, b;
+  OperatorChannel& hub = add_channel(a);
+  ASSERT_TRUE(run_until([&] { return hub.is_hub(); }));
+  OperatorChannel::Options options;
+  options.refuse_peer = [](int) -> std::optional<std::string> { return kRefusal; };
+  OperatorChannel& member = add_channel(b, options);
+  ASSERT_TRUE(run_until([&] { return !member.last_error().empty(); }));
+  run_until([] { return false; }, 200);
+  EXPECT_FALSE(member.is_member());
+  EXPECT_NE(member.last_error().find(kRefusal), std::string::npos) << member.last_error();
+  EXPECT_EQ(logged_.size(), 1u) << "retries do not repeat the log line";
+}
+
+TEST_F(OperatorChannelTest, AProcessThatRunsUnderAClawexecCommandDoesNotJoin) {
+  FakeProcess a, b;
+  OperatorChannel::Options options;
+  options.refuse_self = []() -> std::optional<std::string> { return std::string("operator channel: not joining"); };
+  OperatorChannel& nested = add_channel(a, options);
+  run_until([] { return false; }, 100);
+  EXPECT_FALSE(nested.is_hub());
+  EXPECT_FALSE(nested.is_member());
+  EXPECT_EQ(nested.last_error(), "operator channel: not joining");
+  OperatorChannel& real = add_channel(b);
+  ASSERT_TRUE(run_until([&] { return real.is_hub(); })) << "the socket is left to the real servers";
+}
+
+TEST_F(OperatorChannelTest, TheRealChecksAcceptThisTestProcess) {
+  FakeProcess a, b;
+  OperatorChannel::Options real;
+  real.log = nullptr;
+  OperatorChannel& hub = add_channel(a, real);
+  ASSERT_TRUE(run_until([&] { return hub.is_hub(); }));
+  OperatorChannel& member = add_channel(b, real);
+  ASSERT_TRUE(run_until([&] { return member.is_member(); }));
+  Operator op(io_, path_, "secret-token");
+  ASSERT_TRUE(run_until([&] { return !op.of_type("hello").empty(); }));
+  EXPECT_TRUE(logged_.empty());
+}
 
 TEST_F(OperatorChannelTest, FirstChannelBecomesHubAndSecondBecomesMember) {
   FakeProcess a, b;

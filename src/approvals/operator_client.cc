@@ -50,8 +50,11 @@ Result<std::unique_ptr<OperatorClient>> OperatorClient::connect(const std::strin
   }
   if (ec) return Error{ErrorCode::kIo, 0, "connect " + socket_path + ": " + ec.message()};
   set_close_on_exec(client->native_handle());
-  TRY(client->send({{"type", "hello"}, {"token", token}, {"role", "operator"}, {"pid", ::getpid()}}));
-  auto reply = TRY(client->read_one(timeout_ms));
+  // A hub that refuses us may close before our hello is written: its error line is still there.
+  Result<void> hello = client->send({{"type", "hello"}, {"token", token}, {"role", "operator"}, {"pid", ::getpid()}});
+  Result<std::optional<bj::object>> read = client->read_one(timeout_ms);
+  if (!read.ok()) return hello.ok() ? std::move(read).error() : std::move(hello).error();
+  auto reply = std::move(*read);
   if (!reply) return Error{ErrorCode::kTimedOut, 0, "the approvals hub on " + socket_path + " did not answer"};
   client->queued_.pop_front();
   if (string_field(*reply, "type") == "error") {

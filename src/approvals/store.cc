@@ -6,6 +6,9 @@
 
 #include "approvals/store.h"
 
+#include <chrono>
+#include <thread>
+
 #include "approvals/random.h"
 #include "base/time.h"
 #include "sys/approvals_fs.h"
@@ -49,6 +52,25 @@ Document legacy_guard_document() {
       bj::object{{"version", 1}, {"defaults", {{"security", "deny"}, {"ask", "always"}, {"askFallback", "deny"}}},
                  {"agents", bj::object{}}},
       [] { return std::string(); });
+}
+
+// The document without what servers write on their own: allowlist use records, ids, socket.
+bj::object without_bookkeeping(const Document& doc) {
+  bj::object out = doc;
+  out.erase("socket");
+  auto strip = [](bj::value& scope) {
+    if (!scope.is_object()) return;
+    bj::value* list = scope.as_object().if_contains("allowlist");
+    if (!list || !list->is_array()) return;
+    for (bj::value& entry : list->as_array()) {
+      if (!entry.is_object()) continue;
+      for (const char* key : {"id", "lastUsedAt", "lastUsedCommand", "lastResolvedPath"}) entry.as_object().erase(key);
+    }
+  };
+  if (bj::value* agents = out.if_contains("agents"); agents && agents->is_object()) {
+    for (auto& agent : agents->as_object()) strip(agent.value());
+  }
+  return out;
 }
 
 bool starts_with_dir(const std::string& path, const std::string& dir) {
@@ -151,7 +173,22 @@ Result<void> ApprovalsStore::write_atomically(const std::string& text) const {
 
 Result<UpdateResult> ApprovalsStore::update(const DocumentMutation& mutation,
                                             const std::optional<std::string>& base_hash) {
-  return update_locked(mutation, base_hash, false);
+  return update_locked(mutation, base_hash ? Base{*base_hash, nullptr} : std::optional<Base>(), false);
+}
+
+bool differs_only_by_bookkeeping(const Document& a, const Document& b) {
+  return without_bookkeeping(a) == without_bookkeeping(b);
+}
+
+Result<UpdateResult> ApprovalsStore::update_from(const ApprovalsSnapshot& seen, const DocumentMutation& mutation,
+                                                 int attempts) {
+  const Base base{seen.hash, &seen.file};
+  for (int attempt = 1;; ++attempt) {
+    Result<UpdateResult> result = update_locked(mutation, base, false);
+    // Busy servers can keep the lock for longer than one acquisition waits: try again.
+    if (result.ok() || result.error().code != ErrorCode::kTimedOut || attempt >= attempts) return result;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
+  }
 }
 
 Result<UpdateResult> ApprovalsStore::replace(const bj::value& document, const std::optional<std::string>& base_hash) {
@@ -161,11 +198,10 @@ Result<UpdateResult> ApprovalsStore::replace(const bj::value& document, const st
         doc = next;
         return true;
       },
-      base_hash, base_hash.has_value());
+      base_hash ? Base{*base_hash, nullptr} : std::optional<Base>(), base_hash.has_value());
 }
 
-Result<UpdateResult> ApprovalsStore::update_locked(const DocumentMutation& mutation,
-                                                   const std::optional<std::string>& base_hash,
+Result<UpdateResult> ApprovalsStore::update_locked(const DocumentMutation& mutation, const std::optional<Base>& base,
                                                    bool allow_corrupt_replace) {
   if (legacy_guard_active()) return Error::rejected(kMigrateMessage);
   TRY(prepare_directory());
@@ -178,11 +214,16 @@ Result<UpdateResult> ApprovalsStore::update_locked(const DocumentMutation& mutat
   result.snapshot.exists = raw.text.has_value();
   result.snapshot.raw = raw.text;
   result.snapshot.hash = document_hash(raw.text);
-  if (base_hash && *base_hash != result.snapshot.hash) {
-    result.outcome = UpdateOutcome::kBaseHashMismatch;
+  if (base && base->hash != result.snapshot.hash) {
     auto current = raw.text ? parse_document(*raw.text, options_.new_id) : Result<Document>(empty_document());
-    result.snapshot.file = current.ok() ? std::move(*current) : fail_closed_document();
-    return result;
+    // With the document the caller saw, a change that is only the servers' bookkeeping does not
+    // count: the edit is applied to the file as it is now, under this same lock.
+    const bool bookkeeping_only = base->seen && current.ok() && differs_only_by_bookkeeping(*base->seen, *current);
+    if (!bookkeeping_only) {
+      result.outcome = UpdateOutcome::kBaseHashMismatch;
+      result.snapshot.file = current.ok() ? std::move(*current) : fail_closed_document();
+      return result;
+    }
   }
   Document doc = empty_document();
   if (raw.text) {

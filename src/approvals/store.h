@@ -54,6 +54,10 @@ using DocumentMutation = std::function<Result<bool>(Document& doc)>;
 /// Whether resolve() must make sure a socket path and token exist.
 enum class SocketRequirement { kOptional, kRequired };
 
+/// True when `a` and `b` differ at most in bookkeeping: the lastUsedAt, lastUsedCommand and
+/// lastResolvedPath of allowlist entries, entry ids, and the socket section.
+bool differs_only_by_bookkeeping(const Document& a, const Document& b);
+
 class ApprovalsStore {
  public:
   explicit ApprovalsStore(ApprovalsPaths paths, StoreOptions options = {});
@@ -75,6 +79,15 @@ class ApprovalsStore {
   Result<UpdateResult> update(const DocumentMutation& mutation,
                               const std::optional<std::string>& base_hash = std::nullopt);
 
+  /// An operator's edit decided on `seen` (a snapshot the caller read): like update(mutation,
+  /// seen.hash), except that a file changed since only by bookkeeping (servers recording
+  /// allowlist use, the socket token being added: differs_only_by_bookkeeping) is no conflict -
+  /// the edit is applied to the fresh document under the same lock. Any other change is a real
+  /// conflict: kBaseHashMismatch with the file as it is. A lock that stays busy for longer than
+  /// one acquisition waits is tried again, `attempts` times in all, with a short growing pause.
+  Result<UpdateResult> update_from(const ApprovalsSnapshot& seen, const DocumentMutation& mutation,
+                                   int attempts = 8);
+
   /// Replaces the whole document (normalised first) — `approvals set`. With `base_hash` equal to
   /// the current hash, a corrupt file may be replaced (the caller has seen exactly that file).
   Result<UpdateResult> replace(const boost::json::value& document, const std::optional<std::string>& base_hash);
@@ -93,7 +106,13 @@ class ApprovalsStore {
   ResolveContext resolve_context() const;
 
  private:
-  Result<UpdateResult> update_locked(const DocumentMutation& mutation, const std::optional<std::string>& base_hash,
+  // Compare-and-swap basis: the hash the caller saw and, optionally, the document itself (then
+  // a bookkeeping-only difference is tolerated).
+  struct Base {
+    std::string hash;
+    const Document* seen = nullptr;
+  };
+  Result<UpdateResult> update_locked(const DocumentMutation& mutation, const std::optional<Base>& base,
                                      bool allow_corrupt_replace);
   Result<void> prepare_directory() const;
   Result<void> write_atomically(const std::string& text) const;

@@ -4,6 +4,7 @@
 #include "approvals/store.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -163,7 +164,7 @@ TEST_F(StoreTest, SymlinkedStateDirectoryUnderHomeIsRefused) {
   EXPECT_EQ(r.error().message, "Refusing to traverse symlink in exec approvals path");
 }
 
-TEST_F(StoreTest, LockHeldByALiveProcessTimesOutAndADeadOwnerIsReportedStale) {
+TEST_F(StoreTest, LockHeldByALiveProcessTimesOutAndADeadOwnersLockIsRecovered) {
   fs::create_directories(paths_.state_dir);
   const std::string lock = fs::canonical(paths_.state_dir).string() + "/exec-approvals.json.lock";
   const pid_t child = ::fork();
@@ -181,11 +182,110 @@ TEST_F(StoreTest, LockHeldByALiveProcessTimesOutAndADeadOwnerIsReportedStale) {
   EXPECT_EQ(busy.error().message, "Exec approvals are locked: " + lock);
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
-  auto stale = store.update(add("/bin/ls"));
-  ASSERT_FALSE(stale.ok());
-  EXPECT_EQ(stale.error().message, "Exec approvals lock has a stale owner: " + lock);
-  EXPECT_TRUE(fs::exists(lock));  // never stolen
-  EXPECT_FALSE(fs::exists(paths_.file));
+  auto recovered = store.update(add("/bin/ls"));
+  ASSERT_TRUE(recovered.ok()) << recovered.error().message;
+  EXPECT_EQ(recovered->outcome, UpdateOutcome::kWritten);
+  EXPECT_FALSE(fs::exists(lock)) << "the crashed owner's lock is gone, and ours released";
+}
+
+// What a server does after running an allowlisted command: records the use of /bin/ls.
+DocumentMutation record_ls_use(int64_t now) {
+  return [now](Document& doc) -> Result<bool> {
+    policy::AllowlistEntry match;
+    match.pattern = "/bin/ls";
+    return record_allowlist_use(doc, "main", {match}, {"ls -la " + std::to_string(now), "/bin/ls", now},
+                                [] { return std::string("bookkeeping-id"); });
+  };
+}
+
+TEST_F(StoreTest, AnEditIsReappliedWhenOnlyBookkeepingMovedSinceItWasDecided) {
+  ApprovalsStore store(paths_);
+  ASSERT_TRUE(store.update(add("/bin/ls")).ok());
+  auto seen = store.read_snapshot();
+  ASSERT_TRUE(seen.ok());
+  ASSERT_TRUE(store.update(record_ls_use(5000)).ok());
+  ASSERT_TRUE(store.ensure().ok());  // a server adding the socket token is bookkeeping too
+  auto r = store.update_from(*seen, add("/bin/cat"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outcome, UpdateOutcome::kWritten);
+  const auto entries = allowlist_entries(r->snapshot.file, "main");
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].last_used_at, 5000) << "the concurrent bookkeeping is kept";
+  EXPECT_EQ(entries[1].pattern, "/bin/cat");
+}
+
+TEST_F(StoreTest, AConcurrentPolicyChangeIsARealConflict) {
+  ApprovalsStore store(paths_);
+  ASSERT_TRUE(store.update(add("/bin/ls")).ok());
+  auto seen = store.read_snapshot();
+  ASSERT_TRUE(seen.ok());
+  ASSERT_TRUE(store.update(add("/bin/rm")).ok());  // another operator's edit
+  auto r = store.update_from(*seen, add("/bin/cat"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outcome, UpdateOutcome::kBaseHashMismatch);
+  for (const auto& e : allowlist_entries(ApprovalsStore(paths_).load(), "main")) EXPECT_NE(e.pattern, "/bin/cat");
+}
+
+TEST_F(StoreTest, BookkeepingIsEverythingServersWriteOnTheirOwn) {
+  Document a = normalize_document(
+      bj::parse(R"({"version":1,"socket":{"path":"/s","token":"t"},"agents":{"main":{"allowlist":[{"id":"1","pattern":"/bin/ls"}]}}})"),
+      random_uuid_for_test);
+  Document b = normalize_document(
+      bj::parse(R"({"version":1,"agents":{"main":{"allowlist":[{"id":"2","pattern":"/bin/ls","lastUsedAt":9,
+                 "lastUsedCommand":"ls","lastResolvedPath":"/bin/ls"}]}}})"),
+      random_uuid_for_test);
+  EXPECT_TRUE(differs_only_by_bookkeeping(a, b));
+  Document c = b;
+  c["agents"].as_object()["main"].as_object()["allowlist"].as_array()[0].as_object()["argPattern"] = "^-l$";
+  EXPECT_FALSE(differs_only_by_bookkeeping(a, c));
+  Document d = b;
+  d["defaults"] = bj::object{{"security", "full"}};
+  EXPECT_FALSE(differs_only_by_bookkeeping(a, d));
+}
+
+TEST_F(StoreTest, AllowlistEditsSucceedWhileAnotherProcessRecordsUseInALoop) {
+  ASSERT_TRUE(ApprovalsStore(paths_).update(add("/bin/ls")).ok());
+  const pid_t writer = ::fork();
+  if (writer == 0) {
+    StoreOptions options;
+    options.lock.retries = 100000;
+    options.lock.retry_delay_ms = 1;
+    ApprovalsStore store(paths_, options);
+    for (int64_t now = 1000000;; ++now) {
+      if (!store.update(record_ls_use(now)).ok()) ::_exit(1);
+      ::usleep(200);  // a busy server, not a spinning one (the lock is not fair)
+    }
+  }
+  auto writer_count = [&] {
+    auto entries = allowlist_entries(ApprovalsStore(paths_).load(), "main");
+    return entries.empty() ? 0 : entries[0].last_used_at.value_or(0);
+  };
+  for (int i = 0; i < 2000 && writer_count() <= 1000; ++i) ::usleep(1000);  // 1000: add()'s own stamp
+  ASSERT_GT(writer_count(), 1000) << "the writer has started";
+  const int64_t writes_before = writer_count();
+  StoreOptions options;
+  options.lock.retries = 1000;
+  options.lock.retry_delay_ms = 1;
+  ApprovalsStore store(paths_, options);
+  constexpr int kEdits = 30;
+  int written = 0;
+  for (int i = 0; i < kEdits; ++i) {
+    auto seen = store.read_snapshot();
+    ASSERT_TRUE(seen.ok()) << seen.error().message;
+    auto r = store.update_from(*seen, add("/bin/tool-" + std::to_string(i)));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    if (r->outcome == UpdateOutcome::kWritten) ++written;
+    ::usleep(500);  // one operator command after another
+  }
+  ::kill(writer, SIGKILL);
+  int status = 0;
+  ::waitpid(writer, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status)) << "the writer kept writing until killed";
+  EXPECT_EQ(written, kEdits);
+  auto entries = allowlist_entries(ApprovalsStore(paths_).load(), "main");
+  EXPECT_EQ(entries.size(), static_cast<size_t>(kEdits + 1));
+  ASSERT_FALSE(entries.empty());
+  EXPECT_GE(entries[0].last_used_at.value_or(0), writes_before) << "the writer's bookkeeping is kept";
 }
 
 TEST_F(StoreTest, ReleaseLeavesALockThatIsNoLongerOurs) {

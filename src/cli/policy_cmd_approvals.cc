@@ -1,7 +1,8 @@
 // `clawexec approvals get|set|allowlist add|remove`: the approvals document (spec §1) seen and
 // edited by an operator. Every write goes through approvals::ApprovalsStore (locked, atomic,
-// 0600, compare-and-swap against the hash read first), so a command never loses a concurrent
-// change and never overwrites a corrupt file. `set` validates strictly (§1.3) before anything
+// 0600, compare-and-swap against the hash read first, retried while only the servers'
+// bookkeeping moved), so a command never loses a concurrent change and never overwrites a
+// corrupt file. `set` validates strictly (§1.3) before anything
 // is written; `allowlist add` follows the add/upgrade rules of §1.7 and refuses an argPattern
 // that is not a valid regular expression for the matcher.
 
@@ -20,6 +21,7 @@
 #include "cli/policy_cmd_internal.h"
 #include "config/json5.h"
 #include "json/json.h"
+#include "term/display_escape.h"
 
 namespace clawexec::cli {
 
@@ -60,15 +62,20 @@ int run_get(const std::string& agent, bool as_json) {
     print_json(out);
     return 0;
   }
-  std::cout << "Approvals: " << snap->path << (snap->exists ? "" : " (missing: built-in defaults apply)") << "\n";
-  std::cout << "Hash: " << snap->hash << "\n\n" << json::stringify(out.at("file"), 2) << "\n";
+  // The document holds the agent's text (lastUsedCommand): shown escaped, JSON escapes kept.
+  std::cout << "Approvals: " << term::escape_for_display(snap->path)
+            << (snap->exists ? "" : " (missing: built-in defaults apply)") << "\n";
+  std::cout << "Hash: " << snap->hash << "\n\n"
+            << term::escape_for_display(json::stringify(out.at("file"), 2), term::DisplayStyle::kJsonText) << "\n";
   if (out.contains("agentPolicy")) {
     const bj::object& p = out.at("agentPolicy").as_object();
     std::cout << "\nEffective policy for agent " << agent << ": security=" << p.at("security").at("effective").as_string().c_str()
               << " ask=" << p.at("ask").at("effective").as_string().c_str()
               << " askFallback=" << p.at("askFallback").at("effective").as_string().c_str() << "\n";
   }
-  std::cout << out.at("effectivePolicy").at("note").as_string().c_str() << "\n";
+  std::cout << term::escape_for_display(std::string(out.at("effectivePolicy").at("note").as_string()),
+                                        term::DisplayStyle::kLines)
+            << "\n";
   return 0;
 }
 
@@ -119,6 +126,7 @@ Result<approvals::Document> with_socket_defaults(approvals::Document next, const
 
 int run_set(const std::optional<std::string>& file, bool as_json) {
   const char* command = "approvals set";
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   auto text = read_input(file);
   if (!text.ok()) return fail(command, text.error().message);
   auto input = parse_for_set(*text);
@@ -128,12 +136,10 @@ int run_set(const std::optional<std::string>& file, bool as_json) {
   auto before = store.read_snapshot();
   if (!before.ok()) return fail(command, before.error().message);
   approvals::Document normalized = approvals::normalize_document(*input, &approvals::random_uuid);
-  auto result = store.update(
-      [&](approvals::Document& doc) -> Result<bool> {
-        doc = TRY(with_socket_defaults(normalized, doc, env.approvals.socket));
-        return true;
-      },
-      before->hash);
+  auto result = store.update_from(*before, [&](approvals::Document& doc) -> Result<bool> {
+    doc = TRY(with_socket_defaults(normalized, doc, env.approvals.socket));
+    return true;
+  });
   if (!result.ok()) return fail(command, result.error().message);
   if (result->outcome == approvals::UpdateOutcome::kBaseHashMismatch) {
     return fail(command, "Exec approvals changed; reload and retry.");
@@ -154,6 +160,7 @@ struct AllowlistOptions {
 
 int run_allowlist(const AllowlistOptions& o, bool add) {
   const char* command = add ? "approvals allowlist add" : "approvals allowlist remove";
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   std::string agent(js_trim(o.agent));
   std::string pattern(js_trim(o.pattern));
   if (agent.empty()) usage_error("--agent must not be blank");
@@ -169,13 +176,13 @@ int run_allowlist(const AllowlistOptions& o, bool add) {
   auto before = store.read_snapshot();
   if (!before.ok()) return fail(command, before.error().message);
   size_t removed = 0;
-  auto result = store.update(
-      [&](approvals::Document& doc) -> Result<bool> {
-        if (add) return approvals::add_allowlist_entry(doc, agent, {pattern, arg, std::nullopt}, now_ms(), &approvals::random_uuid);
-        removed = approvals::remove_allowlist_entries(doc, agent, {std::nullopt, pattern, arg});
-        return removed > 0;
-      },
-      before->hash);
+  // Servers record allowlist use in the same file all the time: update_from re-applies the edit
+  // when only that changed, and reports a conflict only for a real concurrent policy change.
+  auto result = store.update_from(*before, [&](approvals::Document& doc) -> Result<bool> {
+    if (add) return approvals::add_allowlist_entry(doc, agent, {pattern, arg, std::nullopt}, now_ms(), &approvals::random_uuid);
+    removed = approvals::remove_allowlist_entries(doc, agent, {std::nullopt, pattern, arg});
+    return removed > 0;
+  });
   if (!result.ok()) return fail(command, result.error().message);
   if (result->outcome == approvals::UpdateOutcome::kBaseHashMismatch) {
     return fail(command, "Exec approvals changed; reload and retry.");
@@ -195,7 +202,7 @@ int run_allowlist(const AllowlistOptions& o, bool add) {
     for (auto& m : redacted_snapshot(result->snapshot)) out[m.key()] = m.value();
     print_json(out);
   } else {
-    std::cout << message << "\n";
+    std::cout << term::escape_for_display(message) << "\n";
   }
   return 0;
 }

@@ -74,6 +74,9 @@ bj::array coverage_json(const std::vector<policy::SafeBinCoverageHit>& hits) {
 
 int run_doctor(bool fix, bool as_json) {
   const char* command = "doctor";
+  if (fix) {
+    if (std::optional<int> refused = refuse_under_clawexec("doctor --fix")) return *refused;
+  }
   OperatorEnv env = operator_env();
   auto config = read_config_document(env.config_path);
   if (!config.ok()) return fail(command, config.error().message);

@@ -10,12 +10,14 @@
 #include <cstdio>
 #include <iostream>
 
+#include "approvals/peer_check.h"
 #include "approvals/random.h"
 #include "config/exec_settings.h"
 #include "config/json5.h"
 #include "json/json.h"
 #include "sys/approvals_fs.h"
 #include "sys/sys.h"
+#include "term/display_escape.h"
 
 namespace clawexec::cli {
 
@@ -88,8 +90,17 @@ std::optional<unsigned> directory_mode(const std::string& path) {
 void print_json(const bj::value& value) { std::cout << json::stringify(value, 2) << "\n" << std::flush; }
 
 int fail(std::string_view command, std::string_view message) {
-  std::cerr << "clawexec " << command << ": " << message << "\n" << std::flush;
+  std::cerr << "clawexec " << command << ": " << term::escape_for_display(message, term::DisplayStyle::kLines) << "\n"
+            << std::flush;
   return 1;
+}
+
+std::optional<int> refuse_under_clawexec(std::string_view command) {
+  std::optional<std::string> supervisor = approvals::supervision_of_this_process();
+  if (!supervisor) return std::nullopt;
+  return fail(command, "refusing to run: " + *supervisor +
+                           "; approvals and policy changes must come from a human. Show this command to the user so "
+                           "they can run it in their own terminal.");
 }
 
 approvals::ApprovalsStore open_store(const OperatorEnv& env) { return approvals::ApprovalsStore(env.approvals); }

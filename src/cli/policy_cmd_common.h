@@ -46,8 +46,13 @@ std::optional<unsigned> directory_mode(const std::string& path);
 /// Prints JSON.stringify(value, null, 2) and a newline on stdout.
 void print_json(const boost::json::value& value);
 
-/// Prints "clawexec <command>: <message>" on stderr; returns 1.
+/// Prints "clawexec <command>: <message>" on stderr (escaped for display); returns 1.
 int fail(std::string_view command, std::string_view message);
+
+/// Commands that answer approvals or change policy are for humans only: when this process runs
+/// under a clawexec command (an agent's command), prints why and returns 1; nullopt when the
+/// command may run (docs/approvals.md, "Who may decide").
+std::optional<int> refuse_under_clawexec(std::string_view command);
 
 /// The store for `env`.
 approvals::ApprovalsStore open_store(const OperatorEnv& env);

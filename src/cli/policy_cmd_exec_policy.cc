@@ -104,6 +104,8 @@ std::vector<std::string> apply_to_config(bj::value& config, const PolicyInput& p
 approvals::DocumentMutation defaults_mutation(const PolicyInput& p, std::vector<std::string>& changes,
                                               bj::object& previous) {
   return [&p, &changes, &previous](approvals::Document& doc) -> Result<bool> {
+    changes.clear();  // what this application of the edit changed
+    previous = {};
     doc["version"] = 1;
     if (!doc["defaults"].is_object()) doc["defaults"] = bj::object();
     bj::object& defaults = doc["defaults"].as_object();
@@ -160,6 +162,7 @@ void print_show_text(const bj::object& payload) {
 
 int apply_policy(const char* command, const PolicyInput& p, bool as_json, const std::string& label_key,
                  const bj::value& label) {
+  if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   OperatorEnv env = operator_env();
   auto config = read_config_document(env.config_path);
   if (!config.ok()) return fail(command, config.error().message);
@@ -177,7 +180,7 @@ int apply_policy(const char* command, const PolicyInput& p, bool as_json, const 
   if (!before.ok()) return fail(command, before.error().message);
   std::vector<std::string> approvals_changes;
   bj::object previous;
-  auto updated = store.update(defaults_mutation(p, approvals_changes, previous), before->hash);
+  auto updated = store.update_from(*before, defaults_mutation(p, approvals_changes, previous));
   if (!updated.ok()) return fail(command, updated.error().message);
   if (updated->outcome == approvals::UpdateOutcome::kBaseHashMismatch) {
     return fail(command, "Exec approvals changed; reload and retry.");

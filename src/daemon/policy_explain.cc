@@ -12,30 +12,39 @@
 #include "exec/service.h"
 #include "json/json.h"
 #include "sys/sys.h"
+#include "term/display_escape.h"
 
 namespace clawexec::daemon {
 namespace {
 
+// The text form is read by a human: every value from the command is escaped for display.
 std::string text_report(const boost::json::object& r) {
   auto str = [&](const char* k) -> std::string {
     const boost::json::value* v = r.if_contains(k);
-    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+    return v && v->is_string() ? term::escape_for_display(v->as_string()) : std::string();
   };
+  auto shown = [](const boost::json::value& v) { return term::escape_for_display(v.as_string()); };
   std::string out = "command: " + str("command") + "\n";
   out += "policy: security=" + str("security") + " ask=" + str("ask") + " askFallback=" + str("askFallback") + "\n";
   out += "analysis: " + std::string(r.at("analysisOk").as_bool() ? "ok" : "unanalyzable") + "\n";
   for (const auto& seg : r.at("segments").as_array()) {
     const boost::json::object& s = seg.as_object();
     std::string argv;
-    for (const auto& a : s.at("argv").as_array()) argv += (argv.empty() ? "" : " ") + std::string(a.as_string());
+    for (const auto& a : s.at("argv").as_array()) argv += (argv.empty() ? "" : " ") + shown(a);
     out += "  segment: " + argv + "\n    resolved: " +
-           (s.at("resolvedPath").is_string() ? std::string(s.at("resolvedPath").as_string()) : "(unresolved)") +
-           "\n    satisfied by: " + std::string(s.at("satisfiedBy").as_string()) + "\n";
+           (s.at("resolvedPath").is_string() ? shown(s.at("resolvedPath")) : "(unresolved)") +
+           "\n    satisfied by: " + shown(s.at("satisfiedBy")) + "\n";
   }
-  for (const auto& reason : r.at("reasons").as_array()) out += "reason: " + std::string(reason.as_string()) + "\n";
+  for (const auto& reason : r.at("reasons").as_array()) {
+    out += "reason: " + term::escape_for_display(reason.as_string(), term::DisplayStyle::kLines) + "\n";
+  }
   out += "decision: " + str("decision") + "\n";
   if (r.contains("commandToRun")) out += "runs: " + str("commandToRun") + "\n";
-  if (r.contains("denyMessage")) out += "refused with: " + str("denyMessage") + "\n";
+  if (const boost::json::value* deny = r.if_contains("denyMessage"); deny && deny->is_string()) {
+    out += "refused with: " + term::escape_for_display(deny->as_string(), term::DisplayStyle::kLines) + "\n";
+  } else if (deny) {
+    out += "refused with: \n";
+  }
   return out;
 }
 

@@ -8,7 +8,9 @@
 // kept in the registry with its plan. A decision (operator, or expiry -> askFallback) runs the
 // plan in the background as a normal session of the caller (so `process` reaches it) and sends
 // "Exec running" after approvalRunningNoticeMs, then "Exec finished (gateway id=...)", or
-// "Exec denied (gateway id=..., reason)" - as MCP notifications.
+// "Exec denied (gateway id=..., reason)" - as MCP notifications. Every text a human may read
+// (the pending text an agent relays, the notices) shows the command and cwd escaped for
+// display; the structured details keep them exact.
 
 #include <unistd.h>
 
@@ -25,6 +27,7 @@
 #include "policy/approval_text.h"
 #include "policy/exec_directive.h"
 #include "session/format.h"
+#include "term/display_escape.h"
 
 namespace clawexec::exec {
 
@@ -37,7 +40,8 @@ struct ExecService::PendingRun {
 };
 
 ToolResult denied_tool_result(const GatewayApproval& approval, const std::string& reason) {
-  policy::ApprovalToolResult r = policy::exec_denied_result(approval.id(), reason, approval.command(), approval.cwd());
+  policy::ApprovalToolResult r =
+      policy::exec_denied_result(approval.id(), reason, term::escape_for_display(approval.command()), approval.cwd());
   return ToolResult{std::move(r.text), std::move(r.details), true};
 }
 
@@ -60,6 +64,17 @@ json::Object approval_json(const approvals::PendingApproval& p) {
                  {"pid", static_cast<int64_t>(::getpid())}};
   for (const auto& kv : p.request) o[kv.key()] = kv.value();
   return o;
+}
+
+std::string shown(std::string_view text) { return term::escape_for_display(text); }
+
+// The pending result: the text from what the human is shown, the details exact.
+ToolResult pending_result(const policy::ApprovalPendingInputs& exact) {
+  policy::ApprovalPendingInputs display = exact;
+  display.command = shown(exact.command);
+  if (exact.cwd) display.cwd = shown(*exact.cwd);
+  for (std::string& w : display.warnings) w = term::escape_for_display(w, term::DisplayStyle::kLines);
+  return ToolResult{policy::approval_pending_text(display), policy::approval_pending_details(exact), false};
 }
 
 std::string joined(const std::vector<std::string>& lines) {
@@ -114,9 +129,8 @@ void ExecService::register_pending(ExecPlan plan, CallContext ctx, ToolDone done
   in.cwd = approval->cwd();
   in.continuation = ctx.continuation_available ? policy::ProcessContinuation::kAvailable
                                                : policy::ProcessContinuation::kUnavailable;
-  policy::ApprovalToolResult pending = policy::approval_pending_result(in);
   if (approval_events_.requested) approval_events_.requested(approval_json(*added));
-  done(ToolResult{std::move(pending.text), std::move(pending.details), false});
+  done(pending_result(in));
 }
 
 std::vector<json::Object> ExecService::pending_approvals_json() const {
@@ -151,7 +165,7 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
   ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
   std::string scope = run->ctx.scope_key;
   if (!outcome.approved) {
-    if (notifier_) notifier_(scope, "", policy::exec_denied_text(approval->id(), outcome.reason, approval->command()));
+    if (notifier_) notifier_(scope, "", policy::exec_denied_text(approval->id(), outcome.reason, shown(approval->command())));
     return;
   }
   run->plan.command = std::move(outcome.command);
@@ -177,7 +191,7 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
       if (ec || !live || live->session()->exited || !notifier_) return;
       notifier_(scope, sid,
                 policy::exec_running_text(approval->id(), sid, policy::approval_running_notice_seconds(notice_ms),
-                                          approval->command()));
+                                          shown(approval->command())));
     });
   };
   launch(std::move(run->plan), std::move(run->ctx), [](ToolResult) {});

@@ -25,6 +25,7 @@
 #include "policy/highlight.h"
 #include "policy/sha256.h"
 #include "sys/sys.h"
+#include "term/display_escape.h"
 
 namespace clawexec::exec {
 namespace {
@@ -152,14 +153,18 @@ json::Object GatewayApproval::request_fields(const std::vector<std::string>& env
   return out;
 }
 
+// What the human reads in their client: the agent's text (command, cwd, and whatever of it the
+// reasons and warnings quote) escaped for display.
 std::string elicitation_message(const GatewayApproval& a) {
-  std::string text = "Approve this command?\n\n" + a.command() + "\n\nCWD: " + a.cwd() + "\nHost: gateway";
+  using term::DisplayStyle;
+  std::string text = "Approve this command?\n\n" + term::escape_for_display(a.command()) +
+                     "\n\nCWD: " + term::escape_for_display(a.cwd()) + "\nHost: gateway";
   std::vector<std::string> why = a.reasons();
   if (!why.empty()) {
     text += "\nWhy approval is needed:";
-    for (const std::string& r : why) text += "\n- " + r;
+    for (const std::string& r : why) text += "\n- " + term::escape_for_display(r, DisplayStyle::kLines);
   }
-  for (const std::string& w : a.warnings()) text += "\n" + w;
+  for (const std::string& w : a.warnings()) text += "\n" + term::escape_for_display(w, DisplayStyle::kLines);
   text += "\nApproval id: " + a.id() + " (" + a.slug() + ")";
   return text;
 }

@@ -7,7 +7,7 @@
 // Approach: explain the line (explain.h). When that works, every listed command, top level
 // first, is expanded into payload candidates (payload_candidates.h) and each candidate is
 // tested by the matchers, /approve before channel login, candidate by candidate; then the
-// sqlite3 rule runs over all candidate argvs. When the reference could not explain the line,
+// operator-CLI rule and the sqlite3 rule run over all candidate argvs. When the reference could not explain the line,
 // it checks each non-empty trimmed line split with split_shell_args instead (a line that does
 // not split is itself the candidate); we check those candidates first and then, to stay
 // fail-closed, also the commands our parser did find (for syntax that bash runs but
@@ -34,6 +34,11 @@ constexpr std::string_view kChannelLoginMessage =
     "exec cannot run interactive OpenClaw channel login commands. Run `openclaw channels login` "
     "in a terminal on the gateway host, or use the channel-specific login agent tool when "
     "available (for WhatsApp: `whatsapp_login`).";
+constexpr std::string_view kOperatorCliMessage =
+    "exec cannot run operator commands that answer approvals or change exec policy (clawexec "
+    "approvals, clawexec exec-policy, clawexec config set, clawexec doctor --fix). Show the command "
+    "to the user so they can run it in their own terminal; approvals and policy changes must come "
+    "from a human.";
 constexpr std::string_view kWorkLimitMessage =
     "exec cannot run a shell command that exceeds the command explanation work limit. Simplify "
     "the command so its complete syntax can be inspected before execution.";
@@ -96,6 +101,9 @@ UnsafeShellCommand detect_unsafe_shell_command(std::string_view command,
       if (opens_state_database(argv, *state_db)) return UnsafeShellCommand::kLiveStateSqlite;
     }
   }
+  for (const Argv& argv : candidates.argvs) {
+    if (is_operator_cli_command(argv)) return UnsafeShellCommand::kOperatorCli;
+  }
   return UnsafeShellCommand::kNone;
 }
 
@@ -107,6 +115,8 @@ Result<void> check_control_commands(std::string_view command) {
       return Error::rejected(std::string(kApproveMessage));
     case UnsafeShellCommand::kChannelLogin:
       return Error::rejected(std::string(kChannelLoginMessage));
+    case UnsafeShellCommand::kOperatorCli:
+      return Error::rejected(std::string(kOperatorCliMessage));
     default:
       return {};
   }

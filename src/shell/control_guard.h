@@ -6,6 +6,10 @@
 //   approval handler, never through a shell.
 // * `openclaw channels login` / `openclaw channel login` (also through pnpm, npm, yarn, npx,
 //   bunx) — interactive, belongs in a terminal on the gateway host.
+// * `clawexec approvals ...`, `clawexec exec-policy ...`, `clawexec config set ...`,
+//   `clawexec doctor --fix` (and OpenClaw's own CLI the same way) — approvals and policy
+//   changes must come from a human, never from the agent's own commands (clawexec only: the
+//   reference has no such guard).
 // * (gateway host only) `sqlite3` opening a database inside the active state directory.
 // * A command too complex to inspect completely (the explanation work limit).
 //
@@ -55,6 +59,7 @@ enum class UnsafeShellCommand {
   kNone,
   kApprove,             // a /approve command
   kChannelLogin,        // openclaw channels login
+  kOperatorCli,         // clawexec approvals / exec-policy / config set / doctor --fix
   kLiveStateSqlite,     // sqlite3 on a database under the state directory
   kIncompleteAnalysis,  // the explanation work limit was exceeded
 };
@@ -64,8 +69,8 @@ enum class UnsafeShellCommand {
 UnsafeShellCommand detect_unsafe_shell_command(std::string_view command,
                                                const StateDbContext* state_db = nullptr);
 
-/// The exec tool's check before running `command` on any host: /approve, channel login and
-/// the work limit. Error code kRejected with the reference's message.
+/// The exec tool's check before running `command` on any host: /approve, channel login, the
+/// operator CLI and the work limit. Error code kRejected with the reference's message.
 Result<void> check_control_commands(std::string_view command);
 
 /// The additional gateway-host check: sqlite3 on the live state database (and the work

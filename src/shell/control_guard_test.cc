@@ -21,6 +21,11 @@ constexpr std::string_view kWorkLimitMessage =
     "exec cannot run a shell command that exceeds the command explanation work limit. Simplify the "
     "command so its complete syntax can be inspected before execution.";
 
+constexpr std::string_view kOperatorCliMessage =
+    "exec cannot run operator commands that answer approvals or change exec policy (clawexec approvals, "
+    "clawexec exec-policy, clawexec config set, clawexec doctor --fix). Show the command to the user so "
+    "they can run it in their own terminal; approvals and policy changes must come from a human.";
+
 void expect_rejected(std::string_view command, std::string_view message) {
   Result<void> result = check_control_commands(command);
   ASSERT_FALSE(result.ok()) << command;
@@ -143,6 +148,42 @@ TEST(CheckControlCommands, RejectsNestingBeyondWhatTheParserFollows) {
   for (int i = 0; i < 300; ++i) deep += "echo $(";
   for (int i = 0; i < 300; ++i) deep += ")";
   expect_rejected(deep, kWorkLimitMessage);
+}
+
+TEST(CheckControlCommands, TheOperatorCliIsRefused) {
+  for (std::string_view command :
+       {"clawexec approvals resolve ab12cd34 allow-once", "clawexec approvals say '/approve ab12cd34 allow-once'",
+        "clawexec approvals allowlist add /usr/bin/rm", "clawexec approvals set --stdin < doc.json",
+        "clawexec approvals pending", "clawexec exec-policy preset yolo", "clawexec exec-policy set --security full",
+        "clawexec config set tools.exec.security full", "clawexec doctor --fix", "clawexec --verbose approvals get",
+        "openclaw approvals allowlist add '*'", "openclaw config unset tools.exec.ask",
+        "npx openclaw exec-policy preset yolo", "CLAWEXEC.EXE approvals resolve x deny"}) {
+    expect_rejected(command, kOperatorCliMessage);
+  }
+}
+
+TEST(CheckControlCommands, TheOperatorCliIsRefusedBehindWrappersPathsAndQuotes) {
+  for (std::string_view command :
+       {"/opt/clawexec/bin/clawexec approvals resolve ab12 allow-once", "./clawexec approvals resolve ab12 deny",
+        "sh -c 'clawexec approvals resolve ab12 allow-once'", "bash -lc \"echo; clawexec approvals say x\"",
+        "env clawexec approvals resolve ab12 allow-once", "env -i PATH=/usr/bin clawexec approvals pending",
+        "command clawexec approvals resolve ab12 deny", "exec clawexec exec-policy preset yolo",
+        "sudo -u me clawexec approvals resolve ab12 deny", "FOO=1 clawexec approvals resolve ab12 deny",
+        "'clawexec' appro\"vals\" resolve ab12 allow-once", "c\\lawexec approvals resolve ab12 allow-once",
+        "echo ok && clawexec approvals resolve ab12 allow-once", "true | clawexec approvals resolve ab12 deny",
+        "echo $(clawexec approvals resolve ab12 allow-once)", "timeout 5 sh -c 'clawexec approvals pending'",
+        "env -S 'clawexec approvals resolve ab12 deny'"}) {
+    expect_rejected(command, kOperatorCliMessage);
+  }
+}
+
+TEST(CheckControlCommands, OtherClawexecAndOpenclawCommandsPass) {
+  for (std::string_view command :
+       {"clawexec --version", "clawexec policy explain -- ls", "clawexec security audit", "clawexec doctor",
+        "clawexec doctor --json", "openclaw config get tools.exec", "clawexec serve", "echo clawexec approvals resolve",
+        "grep approvals clawexec.log", "clawexec exec -- ls"}) {
+    EXPECT_TRUE(check_control_commands(command).ok()) << command;
+  }
 }
 
 TEST(CheckControlCommands, OrdinaryCommandsPass) {

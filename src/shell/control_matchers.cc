@@ -1,4 +1,4 @@
-// Candidate matchers for the /approve and channel-login guards.
+// Candidate matchers for the /approve, channel-login and operator-CLI guards.
 //
 // Problem: each candidate (a command as the guard sees it after carriers and wrappers are
 // removed, joined into one string) must be tested exactly as the reference's regular
@@ -7,7 +7,7 @@
 //
 // Approach: a hand-written matcher for the fixed /approve pattern (it is deterministic: each
 // part must consume a maximal run, so no backtracking is needed), and an argv walk for the
-// runner forms.
+// runner forms (shared by the channel-login and operator-CLI matchers).
 
 #include "shell/control_matchers.h"
 
@@ -102,6 +102,32 @@ bool is_approve_command(std::string_view candidate) {
       continue;
     size_t after = i + decision.size();
     if (after == s.size() || !is_word_char(s[after])) return true;
+  }
+  return false;
+}
+
+bool is_operator_cli_command(const Argv& argv) {
+  const std::string program = base_at(argv, 0);
+  const size_t start = program == "clawexec" ? 0 : openclaw_start(argv);
+  const std::string name = base_at(argv, start);
+  if (name != "clawexec" && name != "openclaw") return false;
+  size_t i = start + 1;
+  while (i < argv.size() && !argv[i].empty() && argv[i][0] == '-') ++i;  // --profile x, -v...
+  if (i >= argv.size()) return false;
+  const std::string group = lower_for_match(argv[i]);
+  if (group == "approvals" || group == "exec-policy") return true;
+  if (group == "config") {
+    for (size_t k = i + 1; k < argv.size(); ++k) {
+      const std::string verb = lower_for_match(argv[k]);
+      if (verb == "set" || verb == "unset") return true;
+      if (verb.empty() || verb[0] != '-') break;
+    }
+    return false;
+  }
+  if (group == "doctor") {
+    for (size_t k = i + 1; k < argv.size(); ++k) {
+      if (argv[k] == "--fix" || argv[k].rfind("--fix=", 0) == 0) return true;
+    }
   }
   return false;
 }

@@ -17,6 +17,13 @@ bool is_approve_command(std::string_view candidate);
 /// compared by base name, case-insensitively, ignoring a .exe/.cmd suffix.
 bool is_channel_login_command(std::string_view candidate);
 
+/// The operator CLI's commands that answer approvals or change exec policy:
+/// `clawexec|openclaw approvals ...`, `... exec-policy ...`, `... config set|unset ...` and
+/// `... doctor ... --fix`, the program compared by base name (case-insensitively, .exe/.cmd
+/// removed), leading options skipped, also through the package runners of
+/// is_channel_login_command (`npx openclaw approvals ...`).
+bool is_operator_cli_command(const Argv& argv);
+
 /// True when argv runs sqlite3 on a database (positional operand, operand after --, or
 /// `.open` in a -cmd option or a trailing command) that resolves inside the state directory.
 /// ":memory:" is never inside.

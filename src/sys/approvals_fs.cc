@@ -169,6 +169,15 @@ bool process_alive(pid_t pid) {
 
 pid_t current_pid() { return ::getpid(); }
 
+Result<bool> lock_exclusive(int fd, const std::string& path, LockWait wait) {
+  for (;;) {
+    if (::flock(fd, LOCK_EX | (wait == LockWait::kNo ? LOCK_NB : 0)) == 0) return true;
+    if (errno == EINTR) continue;
+    if (errno == EWOULDBLOCK) return false;
+    return Error::from_errno("flock " + path, errno);
+  }
+}
+
 Result<std::optional<UniqueFd>> try_lock_file(const std::string& path) {
   int raw = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (raw < 0) return Error::from_errno("open " + path, errno);

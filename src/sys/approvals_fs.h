@@ -58,6 +58,11 @@ Result<UniqueFd> open_read_nofollow(const std::string& path);
 /// blocking. nullopt when another process holds the lock; the lock lasts as long as the fd.
 Result<std::optional<UniqueFd>> try_lock_file(const std::string& path);
 
+/// flock(LOCK_EX) on an open descriptor: waits (`wait`) or not; false when another open file
+/// description holds the lock and we did not wait.
+enum class LockWait { kNo, kYes };
+Result<bool> lock_exclusive(int fd, const std::string& path, LockWait wait);
+
 /// Reads from the current offset to end of file.
 Result<std::string> read_to_end(int fd, const std::string& path);
 
