@@ -18,6 +18,7 @@
 #include "exec/gateway_approval.h"
 #include "exec/outcome.h"
 #include "exec/policy_gate.h"
+#include "exec/policy_gate_internal.h"
 #include "exec/tool_args.h"
 #include "shell/control_guard.h"
 #include "sys/sys.h"
@@ -217,6 +218,14 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   plan.original_command = plan.command;
   plan.args = std::move(args);
   return plan;
+}
+
+shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, const ExecPlan& plan) {
+  if (plan.host != ExecHost::kGateway) return shellenv::StartupFileUse::kTrustedOnly;
+  // The same effective policy the gate decides with (it asks the cached approvals document).
+  Result<std::shared_ptr<GatewayContext>> g = gateway_context(config, &plan.args);
+  bool full = g.ok() && (*g)->host.host_security == config::ExecSecurity::kFull && (*g)->host.host_ask == config::ExecAsk::kOff;
+  return full ? shellenv::StartupFileUse::kRerunChanged : shellenv::StartupFileUse::kTrustedOnly;
 }
 
 std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path,

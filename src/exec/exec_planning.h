@@ -22,6 +22,10 @@ ShellInvocation shell_for(const env::EnvList& server_env);
 std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
                                              const CallContext& ctx);
 
+/// kRerunChanged when the call's effective policy (configuration, approvals document, per-call
+/// `ask`) is security=full ask=off on the gateway, else kTrustedOnly.
+shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, const ExecPlan& plan);
+
 /// Steps 14-18 once the login PATH is known: PATH assembly, the policy gate, the node hand-off,
 /// the timeout and whether scripts are preflighted.
 std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, ExecPlan plan, const CallContext& ctx,

@@ -120,12 +120,14 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
   if (plan.host != ExecHost::kGateway) {
     return exec_with_login_path(std::move(config), std::move(plan), std::move(ctx), std::move(done), std::nullopt);
   }
-  // Answered at once from the cache; the first call (or one after a startup file changed)
-  // waits for the login shell.
+  // Answered at once from the cache; the first call (or a full-policy one after a startup file
+  // changed) waits for the login shell.
+  plan.startup_files = startup_file_use(effective, plan);
+  shellenv::StartupFileUse use = plan.startup_files;
   auto pending = std::make_shared<std::tuple<std::shared_ptr<const ServiceConfig>, ExecPlan, CallContext, ToolDone>>(
       std::move(config), std::move(plan), std::move(ctx), std::move(done));
   begin_preparing();
-  shell_env_->login_path([this, pending](const std::optional<std::string>& login_path) {
+  shell_env_->login_path(use, [this, pending](const std::optional<std::string>& login_path) {
     auto& [cfg, p, c, d] = *pending;
     if (!end_preparing()) return d(ToolResult::thrown(kStoppingText));
     exec_with_login_path(std::move(cfg), std::move(p), std::move(c), std::move(d), login_path);
@@ -163,8 +165,9 @@ void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
   if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), shell, nullptr);
   auto pending = std::make_shared<std::tuple<ExecPlan, CallContext, ToolDone>>(std::move(plan), std::move(ctx), std::move(done));
   std::string capture_path = std::get<0>(*pending).snapshot_path;
+  shellenv::StartupFileUse use = std::get<0>(*pending).startup_files;
   begin_preparing();
-  shell_env_->snapshot(shell.first, shell.second, capture_path,
+  shell_env_->snapshot(shell.first, shell.second, capture_path, use,
                        [this, pending, shell](std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
                          auto& [p, c, d] = *pending;
                          if (!end_preparing()) return d(ToolResult::thrown(kStoppingText));
@@ -200,18 +203,21 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, cons
 
 void ExecService::warm_up_shell_environment() {
   if (config_.exec.host == ExecHost::kNode || config_.exec.host == ExecHost::kSandbox) return;
-  // The snapshot a command will ask for: captured with the PATH before pathPrepend.
-  shell_env_->login_path([this](const std::optional<std::string>& login_path) {
+  // The snapshot a command will ask for: captured with the PATH before pathPrepend. These are
+  // the start-up answers, made from the startup files as they were when the operator started
+  // the server (the only ones strict calls are served).
+  shell_env_->login_path(shellenv::StartupFileUse::kTrustedOnly, [this](const std::optional<std::string>& login_path) {
     auto shell = shell_for(config_.inherited_env);
-    shell_env_->snapshot(shell.first, shell.second,
-                         gateway_command_path(config_, login_path, PathPrependPart::kLeftOut), [](auto) {});
+    shell_env_->snapshot(shell.first, shell.second, gateway_command_path(config_, login_path, PathPrependPart::kLeftOut),
+                         shellenv::StartupFileUse::kTrustedOnly, [](auto) {});
   });
 }
 
 void ExecService::gateway_path(std::function<void(std::string)> done) {
-  shell_env_->login_path([this, done = std::move(done)](const std::optional<std::string>& login_path) {
+  auto answer = [this, done = std::move(done)](const std::optional<std::string>& login_path) {
     done(gateway_command_path(config_, login_path));
-  });
+  };
+  shell_env_->login_path(shellenv::StartupFileUse::kTrustedOnly, std::move(answer));
 }
 
 // §7.1 step 7 with an inline approval route: ask through MCP elicitation, then run the command
