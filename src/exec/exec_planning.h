@@ -14,6 +14,18 @@
 
 namespace clawexec::exec {
 
+/// Linux refuses a single program argument longer than MAX_ARG_STRLEN (32 pages, 131072 bytes
+/// with its terminating NUL), and the command reaches the shell as one `-c` argument.
+inline constexpr size_t kMaxArgumentBytes = 131071;
+/// The largest command accepted, checked before any analysis: the argument limit less 8 KiB for
+/// what the server wraps around it (the shell snapshot prologue and restore lines, the
+/// pathPrepend line). Quoting in the snapshot's `eval '...'` can still push a command with many
+/// single quotes over the argument limit; that is refused at spawn with its own message.
+inline constexpr size_t kMaxCommandBytes = 131072 - 8192;
+
+/// The thrown error for a command of `bytes` over kMaxCommandBytes, nullopt within the limit.
+std::optional<std::string> command_size_problem(size_t bytes);
+
 /// The shell and its arguments (§3.6), resolved to an absolute path through the server's PATH.
 ShellInvocation shell_for(const env::EnvList& server_env);
 

@@ -4,8 +4,9 @@
 // live sessions than tools.exec.maxLiveSessions.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { startRawServer, startServer, sleep, waitFor, pollUntilExit, background } from "./lib/harness.mjs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startRawServer, startServer, scratchDir, sleep, waitFor, pollUntilExit, background } from "./lib/harness.mjs";
 
 /** The server's resident set (VmRSS) in bytes. */
 function rssOf(pid) {
@@ -52,6 +53,87 @@ describe("a client that reads slowly (issue 10 #13b)", () => {
         assert.equal(m.id, first + i, "answers arrive in request order");
         assert.equal(m.result?.content?.[0]?.text?.length >= 190000, true, `answer ${m.id} is complete`);
       });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("command size (issue 10 #13b)", { concurrency: 2 }, () => {
+  const LIMIT = 131072 - 8192;
+  const tooLong = (bytes) =>
+    `exec: the command is ${bytes} bytes; the limit is ${LIMIT} bytes (the shell gets the command as one argument, ` +
+    "which Linux caps at 131072 bytes including the server's shell prologue). Write long scripts to a file and run the file instead.";
+
+  test("a 15 MB command is refused at once, naming its size and the limit", async () => {
+    const s = await startServer();
+    try {
+      const command = "echo " + "x".repeat(15 * 1024 * 1024);
+      const t0 = Date.now();
+      const r = await s.call("exec", { command });
+      assert.equal(r.isError, true);
+      assert.equal(r.text, tooLong(command.length));
+      assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+      const ok = await s.call("exec", { command: "echo still-here" });
+      assert.equal(ok.text, "still-here");
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("one byte over the limit is refused; a command at the limit runs", async () => {
+    const s = await startServer();
+    try {
+      const at = "echo ok #" + "x".repeat(LIMIT - 9);
+      assert.equal(at.length, LIMIT);
+      const r = await s.call("exec", { command: at });
+      assert.equal(r.isError, false, r.text?.slice(0, 300));
+      assert.equal(r.text, "ok");
+      const over = await s.call("exec", { command: at + "x" });
+      assert.equal(over.isError, true);
+      assert.equal(over.text, tooLong(LIMIT + 1));
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("a command that the snapshot's quoting pushes over Linux's argument limit is refused by name", async () => {
+    const home = scratchDir("clawexec-home-");
+    writeFileSync(join(home.dir, ".bashrc"), "alias ll='ls -l'\n");
+    const s = await startServer({ env: { HOME: home.dir } });
+    try {
+      // Every ' becomes '\'' inside the snapshot's eval '...': 4 bytes each.
+      const command = ": " + "''".repeat(30000);
+      const r = await s.call("exec", { command });
+      assert.equal(r.isError, true, r.text?.slice(0, 200));
+      assert.match(r.text, /^spawn \/\S+: the command as run \(with the shell prologue and quoting\) is \d+ bytes, over Linux's limit of 131071 bytes for one argument \(MAX_ARG_STRLEN\)\. Shorten it or run a script file\.$/);
+    } finally {
+      await s.close();
+      home.cleanup();
+    }
+  });
+
+  test("a command that takes seconds to analyse does not hold up other calls", async (t) => {
+    // Under allowlist every stage analyses the command: ~40 000 segments take seconds.
+    const s = await startServer({
+      config: { tools: { exec: { security: "allowlist", ask: "off" } } },
+      approvals: { version: 1, agents: { main: { allowlist: [{ pattern: "/usr/bin/ls" }] } } },
+    });
+    try {
+      const heavy = "ls;".repeat(Math.floor(LIMIT / 3));
+      const t0 = Date.now();
+      const pending = s.call("exec", { command: heavy }, { timeout: 300000 });
+      await sleep(200);
+      const t1 = Date.now();
+      const list = await s.call("process", { action: "list" });
+      const listMs = Date.now() - t1;
+      assert.equal(list.isError, false, list.text);
+      const r = await pending;
+      const heavyMs = Date.now() - t0;
+      t.diagnostic(`analysis-heavy exec answered after ${heavyMs} ms; process list meanwhile took ${listMs} ms`);
+      assert.ok(heavyMs > 1000, `the heavy command took only ${heavyMs} ms: it no longer tests anything`);
+      assert.ok(listMs < heavyMs / 2, `process list waited ${listMs} ms behind a ${heavyMs} ms analysis`);
+      assert.ok(typeof r.text === "string");
     } finally {
       await s.close();
     }
