@@ -57,6 +57,14 @@ std::shared_ptr<const ServiceConfig> ExecService::shared_config() {
 void ExecService::post_background(std::function<void()> work) { asio::post(background_, std::move(work)); }
 
 Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
+  // Every running session holds descriptors, a supervisor and output buffers: one client gets
+  // a bounded number of them at a time.
+  size_t cap = static_cast<size_t>(config_.exec.max_live_sessions);
+  if (registry_.live_count(request.scope_key) >= cap) {
+    return Error::rejected("exec: this client already has " + std::to_string(cap) +
+                           " running sessions, the limit (tools.exec.maxLiveSessions = " + std::to_string(cap) +
+                           "). Wait for one to finish or stop one with `process kill`, or raise the limit.");
+  }
   std::shared_ptr<Run> run = TRY(Run::start(io_, registry_, std::move(request), spawner_, config_.kill_timing));
   std::weak_ptr<Run> weak = run;
   run->on_exited([this, weak](const ExecOutcome&) {

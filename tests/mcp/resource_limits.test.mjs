@@ -139,3 +139,43 @@ describe("command size (issue 10 #13b)", { concurrency: 2 }, () => {
     }
   });
 });
+
+describe("live sessions per client (issue 10 #13b)", () => {
+  const capText = (n) =>
+    `exec: this client already has ${n} running sessions, the limit (tools.exec.maxLiveSessions = ${n}). ` +
+    "Wait for one to finish or stop one with `process kill`, or raise the limit.";
+
+  test("tools.exec.maxLiveSessions caps running sessions; a finished or killed one frees its place", async () => {
+    const s = await startServer({ config: { tools: { exec: { maxLiveSessions: 3 } } } });
+    try {
+      const ids = [];
+      for (let i = 0; i < 3; i++) ids.push((await background(s, "sleep 30")).id);
+      const refused = await s.call("exec", { command: "echo never", background: true });
+      assert.equal(refused.isError, true);
+      assert.equal(refused.text, capText(3));
+      const foreground = await s.call("exec", { command: "echo never" });
+      assert.equal(foreground.text, capText(3), "foreground runs count too");
+      const killed = await s.call("process", { action: "kill", sessionId: ids[0] });
+      assert.equal(killed.isError, false, killed.text);
+      await pollUntilExit(s, ids[0]);
+      const ok = await s.call("exec", { command: "echo again" });
+      assert.equal(ok.isError, false, ok.text);
+      assert.equal(ok.text, "again");
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("the default (1024) leaves room for a thousand background sessions", async () => {
+    const s = await startServer();
+    try {
+      const started = [];
+      for (let i = 0; i < 1000; i++) started.push(s.call("exec", { command: "sleep 60", background: true }));
+      const results = await Promise.all(started);
+      const refused = results.filter((r) => r.isError);
+      assert.equal(refused.length, 0, refused[0]?.text);
+    } finally {
+      await s.close();
+    }
+  });
+});
