@@ -8,7 +8,7 @@
 // writes), so nothing depends on the account that runs the suite.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync, readFileSync, mkdirSync, chmodSync, copyFileSync, existsSync, readdirSync, statSync, utimesSync } from "node:fs";
+import { writeFileSync, readFileSync, mkdirSync, chmodSync, copyFileSync, existsSync, readdirSync, statSync, utimesSync, symlinkSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startServer, scratchDir, expectThrownExec, background, pollUntilExit } from "./lib/harness.mjs";
 
@@ -465,6 +465,37 @@ describe("startup files changed after start-up are not run under a strict policy
       assert.ok(warned(s, join(home, ".bashrc")), s.stderr);
     });
   });
+
+  // Variants: other files the probe or capture reads, another shell, a symlink retargeted.
+  const variants = [
+    { name: "~/.bash_profile created", shell: "/bin/bash", write: (home) => writeFiles(home, { ".bash_profile": planting(home) }) },
+    { name: "zsh: ~/.zprofile created", shell: "/usr/bin/zsh", write: (home) => writeFiles(home, { ".zprofile": planting(home) }) },
+    { name: "zsh: ~/.zshenv created", shell: "/usr/bin/zsh", write: (home) => writeFiles(home, { ".zshenv": planting(home) }) },
+    {
+      name: "~/.profile symlink retargeted",
+      shell: "/bin/bash",
+      files: { "dotfiles/profile": "# trusted\n", "dotfiles/evil": "# planted later\n" },
+      prepare: (home) => symlinkSync(join(home, "dotfiles/profile"), join(home, ".profile")),
+      write: (home) => {
+        writeFileSync(join(home, "dotfiles/evil"), planting(home));
+        rmSync(join(home, ".profile"));
+        symlinkSync(join(home, "dotfiles/evil"), join(home, ".profile"));
+      },
+    },
+  ];
+  for (const v of variants) {
+    test(`${v.name} after start is not run by a strict call`, async () => {
+      const options = { ...strict, env: { SHELL: v.shell }, ...(v.prepare ? { prepare: v.prepare } : {}) };
+      await withHome(v.files ?? {}, options, async (s, home) => {
+        await settle(s);
+        v.write(home);
+        const r = await s.call("exec", { command: "id" });
+        assert.equal(r.isError, false, r.text);
+        assert.equal(existsSync(markerIn(home)), false, "the changed startup file ran");
+        assert.match(s.stderr, /shell startup file \S+ changed since this server started/);
+      });
+    });
+  }
 
   test("under security=full ask=off the changed file is run again, even with its mtime reset", async () => {
     // Whole seconds, so that setting the mtime back restores it exactly.
