@@ -378,6 +378,7 @@ ExecLayer read_exec_layer(const json::object& exec, const std::string& path, Dia
        [&](auto& v, auto& p) { layer.approval_running_notice_ms = r.read_integer(v, p, kNonNegative); }},
       {"timeoutSeconds", [&](auto& v, auto& p) { layer.timeout_seconds = r.read_integer(v, p, kPositive); }},
       {"cleanupMs", [&](auto& v, auto& p) { layer.cleanup_ms = r.read_integer(v, p, kPositive); }},
+      {"maxLiveSessions", [&](auto& v, auto& p) { layer.max_live_sessions = r.read_integer(v, p, kPositive); }},
       {"notifyOnExit", [&](auto& v, auto& p) { layer.notify_on_exit = r.read_bool(v, p); }},
       {"notifyOnExitEmptySuccess",
        [&](auto& v, auto& p) { layer.notify_on_exit_empty_success = r.read_bool(v, p); }},

@@ -45,6 +45,7 @@ struct ExecLayer {
   std::optional<int64_t> approval_running_notice_ms;
   std::optional<int64_t> timeout_seconds;
   std::optional<int64_t> cleanup_ms;
+  std::optional<int64_t> max_live_sessions;
   std::optional<bool> notify_on_exit;
   std::optional<bool> notify_on_exit_empty_success;
   std::optional<ApplyPatchLayer> apply_patch;

@@ -159,6 +159,7 @@ ExecSettings resolve(const Sections& s, const EnvLookup& env) {
   if (!cleanup) cleanup = read_env_integer(env, "OPENCLAW_BASH_JOB_TTL_MS", "PI_BASH_JOB_TTL_MS");
   out.cleanup_ms = clamp_or_default(cleanup, 1800000, 60000, 10800000);
 
+  out.max_live_sessions = pick(s, &ExecLayer::max_live_sessions).value_or(1024);
   out.notify_on_exit = pick(s, &ExecLayer::notify_on_exit).value_or(true);
   out.notify_on_exit_empty_success = pick(s, &ExecLayer::notify_on_exit_empty_success);
   std::optional<int64_t> notice = pick(s, &ExecLayer::approval_running_notice_ms);

@@ -72,6 +72,8 @@ struct ExecSettings {
   int64_t default_timeout_seconds = 1800;  // tools.exec.timeoutSeconds when > 0
   int64_t background_ms = 10000;           // default yield window, [10, 120000]
   int64_t cleanup_ms = 1800000;            // finished-session TTL, [60000, 10800000]
+  /// tools.exec.maxLiveSessions (ours): running sessions one client may have at a time.
+  int64_t max_live_sessions = 1024;
   bool notify_on_exit = true;
   std::optional<bool> notify_on_exit_empty_success;  // unset: decided per run (spec §1.11)
   int64_t approval_running_notice_ms = 10000;        // 0 = off

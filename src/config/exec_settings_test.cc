@@ -49,6 +49,7 @@ TEST(ExecSettings, NoConfigFileMeansReferenceDefaults) {
   EXPECT_EQ(e.default_timeout_seconds, 1800);
   EXPECT_EQ(e.background_ms, 10000);
   EXPECT_EQ(e.cleanup_ms, 1800000);
+  EXPECT_EQ(e.max_live_sessions, 1024);
   EXPECT_TRUE(e.notify_on_exit);
   EXPECT_FALSE(e.notify_on_exit_empty_success);
   EXPECT_EQ(e.approval_running_notice_ms, 10000);
@@ -259,6 +260,18 @@ TEST(ExecSettings, OutputCapsComeFromTheEnvironmentAndAreClamped) {
   EXPECT_EQ(exec_of("{}", {{"OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS", " 2500 "}}).input_wait_idle_ms, 2500);
   EXPECT_EQ(exec_of("{}", {{"OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS", "5"}}).input_wait_idle_ms, 1000);
   EXPECT_EQ(exec_of("{}", {{"OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS", "9999999"}}).input_wait_idle_ms, 600000);
+}
+
+TEST(ExecSettings, MaxLiveSessionsIsAPositiveIntegerAndTheAgentsValueWins) {
+  EXPECT_EQ(exec_of("{tools: {exec: {maxLiveSessions: 3}}}").max_live_sessions, 3);
+  EXPECT_EQ(exec_of(R"({tools: {exec: {maxLiveSessions: 3}},
+                       agents: {entries: {main: {tools: {exec: {maxLiveSessions: 7}}}}}})")
+                .max_live_sessions,
+            7);
+  EXPECT_EQ(load_error("{tools: {exec: {maxLiveSessions: 0}}}"),
+            "tools.exec.maxLiveSessions: expected a positive integer, got 0");
+  EXPECT_EQ(load_error("{tools: {exec: {maxLiveSessions: '10'}}}"),
+            "tools.exec.maxLiveSessions: expected a number, got \"10\"");
 }
 
 TEST(ExecSettings, InvalidValuesAreErrorsNamingTheKeyPath) {

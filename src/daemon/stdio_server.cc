@@ -1,7 +1,11 @@
 // The stdio MCP server's composition. Three threads: the io_context thread owns all state;
 // a reader thread turns stdin into bounded lines (so a 100 MB line cannot exhaust memory) and
 // posts them to the loop; a writer thread drains the outgoing queue to stdout so a client that
-// reads slowly never blocks the loop. Shutdown (stdin EOF, SIGTERM/SIGINT/SIGHUP, or a broken
+// reads slowly never blocks the loop. Back-pressure keeps that queue bounded: while more than
+// kOutputBudgetBytes of answers wait to be written, or kMaxLinesInFlight lines wait for the
+// loop, the reader stops reading stdin, so a client that does not read its answers sees its own
+// writes block instead of the server growing; nothing accepted is dropped, and answers keep
+// their order. Shutdown (stdin EOF, SIGTERM/SIGINT/SIGHUP, or a broken
 // stdout) stops every command with the kill sequence, bounded in time; commands also die if
 // this process is killed outright, because each one's reaper loses its control socket. On stdin
 // EOF, foreground calls already received get a short grace to finish and be answered first.
@@ -14,6 +18,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
@@ -35,6 +40,62 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr size_t kMaxLineBytes = 16 * 1024 * 1024;
+// Answers queued for stdout beyond which no further request is read (docs/operations.md).
+constexpr size_t kOutputBudgetBytes = 8 * 1024 * 1024;
+// Requests read but not yet handled by the loop beyond which no further request is read.
+constexpr size_t kMaxLinesInFlight = 8;
+// Small answers are written together, up to this much per write(2).
+constexpr size_t kWriteChunkBytes = 64 * 1024;
+
+// Flow control between the threads: bytes of answers not yet written, and lines posted to
+// the loop but not yet handled. The reader waits for room before it posts the next line.
+class FlowControl {
+ public:
+  void output_queued(size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queued_bytes_ += bytes;
+  }
+  void output_written(size_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queued_bytes_ -= std::min(bytes, queued_bytes_);
+    }
+    cv_.notify_all();
+  }
+  void line_posted() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++lines_in_flight_;
+  }
+  void line_handled() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --lines_in_flight_;
+    }
+    cv_.notify_all();
+  }
+  /// Blocks (the reader thread) while the client has too much unread or unhandled.
+  void wait_for_room() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [this] {
+      return closed_ || (queued_bytes_ <= kOutputBudgetBytes && lines_in_flight_ < kMaxLinesInFlight);
+    });
+  }
+  /// Shutdown: the reader never waits again.
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  size_t queued_bytes_ = 0;
+  size_t lines_in_flight_ = 0;
+  bool closed_ = false;
+};
 constexpr std::chrono::seconds kShutdownDeadline{12};
 // After stdin EOF, foreground calls already received get this long to finish and be answered.
 constexpr std::chrono::milliseconds kEofForegroundGrace{2000};
@@ -42,13 +103,15 @@ constexpr std::chrono::milliseconds kEofForegroundGrace{2000};
 // Serialises outgoing lines onto stdout from its own thread.
 class StdoutWriter {
  public:
-  explicit StdoutWriter(std::function<void()> on_broken) : on_broken_(std::move(on_broken)) {
+  StdoutWriter(std::shared_ptr<FlowControl> flow, std::function<void()> on_broken)
+      : flow_(std::move(flow)), on_broken_(std::move(on_broken)) {
     thread_ = std::thread([this] { loop(); });
   }
   ~StdoutWriter() { stop(); }
 
   void push(std::string line) {
     line.push_back('\n');
+    flow_->output_queued(line.size());
     {
       std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(std::move(line));
@@ -76,16 +139,34 @@ class StdoutWriter {
       std::deque<std::string> batch = std::move(queue_);
       queue_.clear();
       lock.unlock();
-      std::string joined;
-      for (std::string& s : batch) joined += s;
-      if (!broken_ && !sys::write_all(STDOUT_FILENO, joined).ok()) {
-        broken_ = true;
-        on_broken_();
+      // Small lines are joined (one write for a burst of short answers); a large one is written
+      // as it is, so the batch is never copied whole.
+      std::string chunk;
+      auto flush = [this](std::string_view data) {
+        if (!broken_ && !sys::write_all(STDOUT_FILENO, data).ok()) {
+          broken_ = true;
+          on_broken_();
+        }
+        flow_->output_written(data.size());
+      };
+      for (std::string& line : batch) {
+        if (!chunk.empty() && chunk.size() + line.size() > kWriteChunkBytes) {
+          flush(chunk);
+          chunk.clear();
+        }
+        if (line.size() >= kWriteChunkBytes) {
+          flush(line);
+        } else {
+          chunk += line;
+        }
+        std::string().swap(line);  // written: release it now
       }
+      if (!chunk.empty()) flush(chunk);
       lock.lock();
     }
   }
 
+  std::shared_ptr<FlowControl> flow_;
   std::function<void()> on_broken_;
   std::mutex mutex_;
   std::condition_variable cv_;
@@ -99,6 +180,7 @@ class StdoutWriter {
 // (which may stay blocked in read() until the process exits) never touches a dead loop.
 struct ReaderSink {
   std::mutex mutex;
+  std::shared_ptr<FlowControl> flow;
   asio::io_context* io = nullptr;
   std::function<void(std::string)> on_line;
   std::function<void(size_t)> on_oversized;
@@ -120,7 +202,12 @@ void start_reader(std::shared_ptr<ReaderSink> sink) {
     rpc::LineSplitter splitter(
         kMaxLineBytes,
         [&](std::string line) {
-          sink->post([sink, l = std::move(line)]() mutable { sink->on_line(std::move(l)); });
+          sink->flow->wait_for_room();
+          sink->flow->line_posted();
+          sink->post([sink, l = std::move(line)]() mutable {
+            sink->on_line(std::move(l));
+            sink->flow->line_handled();
+          });
         },
         [&](size_t n) { sink->post([sink, n] { sink->on_oversized(n); }); });
     std::string buffer(256 * 1024, '\0');
@@ -219,7 +306,8 @@ int run_stdio_server(const ServeOptions& options) {
     });
     service.shutdown(grace, [&] { io.stop(); });
   };
-  StdoutWriter writer([&] { asio::post(io, [&] { shutdown(std::chrono::milliseconds(0)); }); });
+  auto flow = std::make_shared<FlowControl>();
+  StdoutWriter writer(flow, [&] { asio::post(io, [&] { shutdown(std::chrono::milliseconds(0)); }); });
   mcp::ServerOptions server_options;
   server_options.version = options.version;
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
@@ -236,6 +324,7 @@ int run_stdio_server(const ServeOptions& options) {
     if (!ec) shutdown(std::chrono::milliseconds(0));
   });
   auto sink = std::make_shared<ReaderSink>();
+  sink->flow = flow;
   sink->io = &io;
   sink->on_line = [&](std::string line) { server.handle_line(line); };
   sink->on_oversized = [&](size_t n) { server.handle_oversized(n); };
@@ -245,6 +334,7 @@ int run_stdio_server(const ServeOptions& options) {
   service.warm_up_shell_environment();
   io.run();
   if (channel) channel->stop();
+  flow->close();
   sink->detach();
   service.set_notifier(nullptr);
   writer.stop();

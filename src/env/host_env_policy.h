@@ -21,17 +21,21 @@ std::string match_form(std::string_view name);
 /// `^[A-Za-z_][A-Za-z0-9_]*$`.
 bool is_portable_env_key(std::string_view key);
 
-/// The trimmed key when it is acceptable as a host override key: portable, or the
-/// Windows-compatible form that also allows parentheses (`ProgramFiles(x86)`).
+/// The trimmed key when it is acceptable as a host override key: portable. (The reference also
+/// accepts a Windows form with parentheses, `ProgramFiles(x86)`; this POSIX server does not.)
 std::optional<std::string_view> normalize_override_key(std::string_view raw_key);
+
+/// A key as an error message shows it: as is when it is non-empty printable ASCII without
+/// spaces, else double-quoted with `"`, `\` and every other byte escaped (`"A\x00B"`, `""`).
+std::string visible_key(std::string_view key);
 
 /// Blocked in both directions: the "blocked everywhere" names and the prefixes DYLD_, LD_,
 /// BASH_FUNC_ (reference: isDangerousHostEnvVarName).
 bool is_dangerous_host_env_key(std::string_view raw_key);
 
 /// Blocked only as a per-call override: the "override-only" names, the prefixes GIT_CONFIG_,
-/// NPM_CONFIG_, CARGO_REGISTRIES_, TF_VAR_, and CARGO_TARGET_<X>_LINKER / _RUNNER
-/// (reference: isDangerousHostEnvOverrideVarName).
+/// NPM_CONFIG_, CARGO_REGISTRIES_, TF_VAR_ (reference: isDangerousHostEnvOverrideVarName) and
+/// GIT_TRACE, DOTNET_, COMPLUS_, CORECLR_ (ours), and CARGO_TARGET_<X>_LINKER / _RUNNER.
 bool is_dangerous_override_only_key(std::string_view raw_key);
 
 /// What callers filtering untrusted overrides want: either of the two rules above.

@@ -62,8 +62,76 @@ TEST(HostEnvPolicy, ConfigInjectionPrefixesAreBlockedOnlyAsOverrides) {
     EXPECT_TRUE(is_dangerous_override_only_key(key)) << key;
     EXPECT_FALSE(is_dangerous_inherited_key(key)) << key;
   }
-  EXPECT_FALSE(is_dangerous_override_key("GIT_CONFIG"));
+  EXPECT_TRUE(is_dangerous_override_key("GIT_CONFIG")) << "listed by name (issue 10)";
   EXPECT_FALSE(is_dangerous_override_key("TF_VARS"));
+}
+
+// ---- Additions beyond the reference (issue 10 #12); reasons in host_env_policy.cc. ----
+
+TEST(HostEnvPolicyAdditions, PerllibPlatlibdirAndCdpathAreBlockedEverywhere) {
+  for (const char* key : {"PERLLIB", "PYTHONPLATLIBDIR", "CDPATH", "perllib"}) {
+    EXPECT_TRUE(is_dangerous_host_env_key(key)) << key;
+    EXPECT_TRUE(is_dangerous_override_key(key)) << key;
+    EXPECT_TRUE(is_dangerous_inherited_key(key)) << key;
+  }
+}
+
+TEST(HostEnvPolicyAdditions, GitTraceInAllItsFormsIsBlockedPerCall) {
+  for (const char* key : {"GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PACKET",
+                          "GIT_TRACE_SETUP", "GIT_TRACE_PERFORMANCE", "GIT_TRACE_CURL", "git_trace"}) {
+    EXPECT_TRUE(is_dangerous_override_only_key(key)) << key;
+    EXPECT_FALSE(is_dangerous_inherited_key(key)) << key << ": the operator's own tracing stays";
+  }
+  EXPECT_FALSE(is_dangerous_override_key("GIT_TRAC"));
+}
+
+TEST(HostEnvPolicyAdditions, GitConfigFilesAndSshKnobsAreBlockedPerCall) {
+  for (const char* key : {"GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
+                          "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_1", "GIT_CONFIG_VALUE_1", "GIT_CONFIG_PARAMETERS",
+                          "GIT_SSH_VARIANT", "SSH_ASKPASS_REQUIRE"}) {
+    EXPECT_TRUE(is_dangerous_override_key(key)) << key;
+  }
+}
+
+TEST(HostEnvPolicyAdditions, InterpreterAndLibraryKnobsAreBlockedPerCall) {
+  for (const char* key : {"PYTHONINSPECT", "PYTHONWARNINGS", "PYTHONPYCACHEPREFIX", "LOCPATH", "RESOLV_HOST_CONF",
+                          "OPENSSL_MODULES", "BASH_XTRACEFD", "GLOBIGNORE", "DOTNET_ROOT", "DOTNET_gcServer",
+                          "COMPlus_EnableEventPipe", "CORECLR_ENABLE_PROFILING"}) {
+    EXPECT_TRUE(is_dangerous_override_only_key(key)) << key;
+    EXPECT_TRUE(is_dangerous_override_key(key)) << key;
+  }
+}
+
+TEST(HostEnvPolicyAdditions, LessOptionsKeyBindingsAndHistoryAreBlockedPerCall) {
+  for (const char* key : {"LESS", "LESSKEY", "LESSKEYIN", "LESSKEY_SYSTEM", "LESSKEYIN_SYSTEM", "LESSEDIT",
+                          "LESSHISTFILE", "LESSOPEN", "LESSCLOSE"}) {
+    EXPECT_TRUE(is_dangerous_override_key(key)) << key;
+  }
+  EXPECT_FALSE(is_dangerous_override_key("LESS_TERMCAP_md")) << "colours only";
+}
+
+TEST(HostEnvPolicyAdditions, TheOperatorsOwnValuesOfSomeAreStillInherited) {
+  for (const char* key : {"LESS", "LESSHISTFILE", "PYTHONWARNINGS", "PYTHONPYCACHEPREFIX", "LOCPATH", "GIT_CONFIG",
+                          "GIT_SSH_VARIANT", "OPENSSL_MODULES"}) {
+    EXPECT_FALSE(is_dangerous_inherited_key(key)) << key;
+  }
+  for (const char* key : {"PYTHONINSPECT", "GLOBIGNORE", "BASH_XTRACEFD", "LESSKEY", "LESSEDIT", "SSH_ASKPASS_REQUIRE",
+                          "RESOLV_HOST_CONF"}) {
+    EXPECT_TRUE(is_dangerous_inherited_key(key)) << key;
+  }
+}
+
+TEST(HostEnvPolicyAdditions, ReviewedNamesAlreadyCoveredStayCovered) {
+  for (const char* key : {"PERL5LIB", "PERL5OPT", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONPATH", "JAVA_TOOL_OPTIONS",
+                          "_JAVA_OPTIONS", "NODE_OPTIONS", "NODE_PATH", "RUBYOPT", "RUBYLIB", "GCONV_PATH",
+                          "HOSTALIASES", "OPENSSL_CONF", "ENV", "BASH_ENV", "ZDOTDIR", "PROMPT_COMMAND", "SHELLOPTS",
+                          "BASHOPTS", "IFS", "PS4", "HOME", "EDITOR", "VISUAL", "PAGER", "GIT_PAGER", "GIT_EDITOR",
+                          "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF",
+                          "GIT_EXEC_PATH", "MANPAGER", "LD_AUDIT", "BASH_FUNC_ls%%", "DOTNET_STARTUP_HOOKS",
+                          "SSL_CERT_FILE", "SSL_CERT_DIR"}) {
+    EXPECT_TRUE(is_dangerous_override_key(key)) << key;
+  }
+  EXPECT_FALSE(is_dangerous_override_key("TMPDIR")) << "programs only create their own files there";
 }
 
 TEST(HostEnvPolicy, CargoTargetLinkerAndRunnerAreBlockedAsOverrides) {
@@ -113,15 +181,30 @@ TEST(HostEnvKeys, PortableKeysAreLettersDigitsAndUnderscoreNotStartingWithADigit
   EXPECT_FALSE(is_portable_env_key("caf\xC3\xA9"));
 }
 
-TEST(HostEnvKeys, OverrideKeysAlsoAcceptTheWindowsParenthesesFormAndAreTrimmed) {
+TEST(HostEnvKeys, OverrideKeysArePortableAndTrimmed) {
   EXPECT_EQ(normalize_override_key("FOO"), "FOO");
-  EXPECT_EQ(normalize_override_key("ProgramFiles(x86)"), "ProgramFiles(x86)");
+  EXPECT_EQ(normalize_override_key("ProgramFiles(x86)"), std::nullopt) << "no Windows form on a POSIX server";
+  EXPECT_EQ(normalize_override_key("ls()"), std::nullopt);
+  EXPECT_EQ(normalize_override_key("1A"), std::nullopt);
+  EXPECT_EQ(normalize_override_key(std::string_view("A\0B", 3)), std::nullopt);
+  EXPECT_EQ(normalize_override_key(""), std::nullopt);
   EXPECT_EQ(normalize_override_key("  Foo_1 \n"), "Foo_1");
   EXPECT_EQ(normalize_override_key("BAD-KEY"), std::nullopt);
   EXPECT_EQ(normalize_override_key("(x86)"), std::nullopt);
   EXPECT_EQ(normalize_override_key("A B"), std::nullopt);
   EXPECT_EQ(normalize_override_key("A=B"), std::nullopt);
   EXPECT_EQ(normalize_override_key("   "), std::nullopt);
+}
+
+TEST(HostEnvKeys, VisibleKeyQuotesAndEscapesWhatCouldNotBeSeen) {
+  EXPECT_EQ(visible_key("BAD-KEY"), "BAD-KEY");
+  EXPECT_EQ(visible_key("ls()"), "ls()");
+  EXPECT_EQ(visible_key(""), "\"\"");
+  EXPECT_EQ(visible_key("A B"), "\"A B\"");
+  EXPECT_EQ(visible_key(std::string_view("A\0B", 3)), "\"A\\x00B\"");
+  EXPECT_EQ(visible_key("a\"b\\"), "a\"b\\") << "printable: as is";
+  EXPECT_EQ(visible_key("x\n\""), "\"x\\x0A\\\"\"");
+  EXPECT_EQ(visible_key("caf\xC3\xA9"), "\"caf\\xC3\\xA9\"");
 }
 
 TEST(HostEnvKeys, ShellWrapperAllowsTerminalAndLocaleNamesOnly) {

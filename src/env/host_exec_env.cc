@@ -182,7 +182,9 @@ std::string override_rejection_details(const std::vector<std::string>& blocked_k
   std::vector<std::string> parts;
   if (!blocked_keys.empty()) parts.push_back("blocked override keys: " + join(blocked_keys, ", "));
   if (!invalid_keys.empty()) {
-    parts.push_back("invalid non-portable override keys: " + join(invalid_keys, ", "));
+    std::vector<std::string> shown;
+    for (const std::string& key : invalid_keys) shown.push_back(visible_key(key));
+    parts.push_back("invalid non-portable override keys: " + join(shown, ", "));
   }
   return join(parts, "; ");
 }

@@ -89,7 +89,7 @@ TEST(HostExecEnvMessages, BlockedAndInvalidWithoutPath) {
 
 TEST(HostExecEnvMessages, SeveralInvalidKeysOnly) {
   EXPECT_EQ(rejection({{"b-b", "1"}, {"9A", "1"}, {"A B", "1"}}),
-            "Security Violation: invalid non-portable override keys: 9A, A B, b-b.");
+            "Security Violation: invalid non-portable override keys: 9A, \"A B\", b-b.");
 }
 
 TEST(HostExecEnvMessages, KeysDifferingOnlyInCaseAreReportedOnce) {
@@ -98,18 +98,21 @@ TEST(HostExecEnvMessages, KeysDifferingOnlyInCaseAreReportedOnce) {
 }
 
 TEST(HostExecEnvMessages, InvalidKeysAreTrimmedButKeepTheirCase) {
-  EXPECT_EQ(rejection({{"  bad key ", "1"}}),
-            "Security Violation: invalid non-portable override keys: bad key.");
+  EXPECT_EQ(rejection({{"  bad-Key ", "1"}}),
+            "Security Violation: invalid non-portable override keys: bad-Key.");
 }
 
-TEST(HostExecEnvMessages, BlankKeyIsReportedAsGiven) {
-  EXPECT_EQ(rejection({{"  ", "1"}}), "Security Violation: invalid non-portable override keys:   .");
+// Where the reference prints a key as is (and a blank one as nothing at all), keys that would
+// not be visible as written are quoted and escaped (host_env_policy.h visible_key).
+TEST(HostExecEnvMessages, BlankKeyIsReportedAsGivenInQuotes) {
+  EXPECT_EQ(rejection({{"  ", "1"}}), "Security Violation: invalid non-portable override keys: \"  \".");
+  EXPECT_EQ(rejection({{"  bad key ", "1"}}), "Security Violation: invalid non-portable override keys: \"bad key\".");
 }
 
 TEST(HostExecEnvMessages, InvalidKeysSortInUtf16Order) {
   // U+FFFF sorts after an astral character in UTF-16 (0xD83D...), before it in UTF-8 bytes.
   EXPECT_EQ(rejection({{"\xEF\xBF\xBF", "1"}, {"\xF0\x9F\x98\x80", "1"}}),
-            "Security Violation: invalid non-portable override keys: \xF0\x9F\x98\x80, \xEF\xBF\xBF.");
+            "Security Violation: invalid non-portable override keys: \"\\xF0\\x9F\\x98\\x80\", \"\\xEF\\xBF\\xBF\".");
 }
 
 TEST(HostExecEnvMessages, CargoTargetLinkerOverrideIsBlocked) {
@@ -145,9 +148,32 @@ TEST(HostExecEnvOverrides, KeysAreTrimmedAndKeepTheirCase) {
   EXPECT_EQ(value_of(env, "Foo_1"), "x");
 }
 
-TEST(HostExecEnvOverrides, WindowsCompatibleKeyIsAccepted) {
-  EnvList env = built({}, {{"ProgramFiles(x86)", "C:\\Program Files (x86)"}});
-  EXPECT_EQ(value_of(env, "ProgramFiles(x86)"), "C:\\Program Files (x86)");
+TEST(HostExecEnvOverrides, KeysThatAreNoEnvironmentNamesAreRefusedByName) {
+  EXPECT_EQ(rejection({{"ProgramFiles(x86)", "C:\\Program Files (x86)"}}),
+            "Security Violation: invalid non-portable override keys: ProgramFiles(x86).");
+  EXPECT_EQ(rejection({{"ls()", "() { id; }"}}), "Security Violation: invalid non-portable override keys: ls().");
+  EXPECT_EQ(rejection({{"", "x"}}), "Security Violation: invalid non-portable override keys: \"\".");
+  EXPECT_EQ(rejection({{"A=B", "x"}}), "Security Violation: invalid non-portable override keys: A=B.");
+  EXPECT_EQ(rejection({{std::string("A\0B", 3), "x"}}),
+            "Security Violation: invalid non-portable override keys: \"A\\x00B\".");
+  EXPECT_EQ(rejection({{"9LIVES", "x"}, {"a b", "y"}}),
+            "Security Violation: invalid non-portable override keys: 9LIVES, \"a b\".");
+}
+
+TEST(HostExecEnvOverrides, GitTraceAndPerllibOverridesAreRefused) {
+  EXPECT_EQ(rejection({{"GIT_TRACE", "/tmp/x"}}),
+            "Security Violation: Environment variable 'GIT_TRACE' is forbidden during host execution.");
+  EXPECT_EQ(rejection({{"git_trace2_event", "/tmp/x"}}),
+            "Security Violation: Environment variable 'GIT_TRACE2_EVENT' is forbidden during host execution.");
+  EXPECT_EQ(rejection({{"PERLLIB", "/tmp"}, {"PYTHONWARNINGS", "ignore::evil.W"}}),
+            "Security Violation: blocked override keys: PERLLIB, PYTHONWARNINGS.");
+}
+
+TEST(HostExecEnvOverrides, InheritedPerllibIsDroppedAndTheOperatorsLessIsKept) {
+  EnvList env = built({{"PERLLIB", "/x"}, {"LESS", "-R"}, {"GIT_TRACE", "/tmp/trace"}}, {});
+  EXPECT_EQ(value_of(env, "PERLLIB"), "<unset>");
+  EXPECT_EQ(value_of(env, "LESS"), "-R");
+  EXPECT_EQ(value_of(env, "GIT_TRACE"), "/tmp/trace");
 }
 
 TEST(HostExecEnvOverrides, MarkerCannotBeOverridden) {

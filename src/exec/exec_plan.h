@@ -9,6 +9,7 @@
 #include "env/env_list.h"
 #include "exec/target.h"
 #include "json/json.h"
+#include "shellenv/shell_environment.h"
 
 namespace clawexec::exec {
 
@@ -39,6 +40,9 @@ struct ExecPlan {
   std::string snapshot_path;
   /// Script preflight (§3.8) before spawning: every effective policy but security=full ask=off.
   bool preflight = false;
+  /// Whether the login probe and the snapshot capture may run startup files that changed since
+  /// the server started: only under security=full ask=off, where the agent could run them itself.
+  shellenv::StartupFileUse startup_files = shellenv::StartupFileUse::kTrustedOnly;
   /// Called with the run once it started (approval runs hook their follow-ups here).
   std::function<void(const std::shared_ptr<Run>&)> on_started;
 };

@@ -18,6 +18,7 @@
 #include "exec/gateway_approval.h"
 #include "exec/outcome.h"
 #include "exec/policy_gate.h"
+#include "exec/policy_gate_internal.h"
 #include "exec/tool_args.h"
 #include "shell/control_guard.h"
 #include "sys/sys.h"
@@ -131,6 +132,14 @@ env::EnvList overrides_of(const json::Object& args) {
 
 }  // namespace
 
+std::optional<std::string> command_size_problem(size_t bytes) {
+  if (bytes <= kMaxCommandBytes) return std::nullopt;
+  return "exec: the command is " + std::to_string(bytes) + " bytes; the limit is " +
+         std::to_string(kMaxCommandBytes) +
+         " bytes (the shell gets the command as one argument, which Linux caps at 131072 bytes including the "
+         "server's shell prologue). Write long scripts to a file and run the file instead.";
+}
+
 // The shell and its arguments (§3.6), resolved to an absolute path through the server's PATH.
 ShellInvocation shell_for(const env::EnvList& server_env) {
   const std::string* shell = env::find_var(server_env, "SHELL");
@@ -202,6 +211,10 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   }
   plan.command = string_arg(args, "command").value_or("");
   if (plan.command.empty()) return ToolResult::thrown("Provide a command to start.");
+  // Before any analysis: a command the shell could never receive is not worth analysing.
+  if (std::optional<std::string> too_long = command_size_problem(plan.command.size())) {
+    return ToolResult::thrown(*too_long);
+  }
   if (Result<void> guard = shell::check_control_commands(plan.command); !guard.ok()) {
     return ToolResult::thrown(guard.error().message);
   }
@@ -235,6 +248,14 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   plan.original_command = plan.command;
   plan.args = std::move(args);
   return plan;
+}
+
+shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, const ExecPlan& plan) {
+  if (plan.host != ExecHost::kGateway) return shellenv::StartupFileUse::kTrustedOnly;
+  // The same effective policy the gate decides with (it asks the cached approvals document).
+  Result<std::shared_ptr<GatewayContext>> g = gateway_context(config, &plan.args);
+  bool full = g.ok() && (*g)->host.host_security == config::ExecSecurity::kFull && (*g)->host.host_ask == config::ExecAsk::kOff;
+  return full ? shellenv::StartupFileUse::kRerunChanged : shellenv::StartupFileUse::kTrustedOnly;
 }
 
 std::string gateway_command_path(const ServiceConfig& config, const std::optional<std::string>& login_path,

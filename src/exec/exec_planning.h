@@ -15,6 +15,18 @@
 
 namespace clawexec::exec {
 
+/// Linux refuses a single program argument longer than MAX_ARG_STRLEN (32 pages, 131072 bytes
+/// with its terminating NUL), and the command reaches the shell as one `-c` argument.
+inline constexpr size_t kMaxArgumentBytes = 131071;
+/// The largest command accepted, checked before any analysis: the argument limit less 8 KiB for
+/// what the server wraps around it (the shell snapshot prologue and restore lines, the
+/// pathPrepend line). Quoting in the snapshot's `eval '...'` can still push a command with many
+/// single quotes over the argument limit; that is refused at spawn with its own message.
+inline constexpr size_t kMaxCommandBytes = 131072 - 8192;
+
+/// The thrown error for a command of `bytes` over kMaxCommandBytes, nullopt within the limit.
+std::optional<std::string> command_size_problem(size_t bytes);
+
 /// The shell and its arguments (§3.6), resolved to an absolute path through the server's PATH.
 ShellInvocation shell_for(const env::EnvList& server_env);
 
@@ -29,6 +41,10 @@ ShellInvocation shell_for_rendered(const ShellInvocation& shell);
 /// result to return instead (a thrown error, or the failed result of an unusable workdir).
 std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
                                              const CallContext& ctx);
+
+/// kRerunChanged when the call's effective policy (configuration, approvals document, per-call
+/// `ask`) is security=full ask=off on the gateway, else kTrustedOnly.
+shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, const ExecPlan& plan);
 
 /// Steps 14-18 once the login PATH is known: PATH assembly, the policy gate, the node hand-off,
 /// the timeout and whether scripts are preflighted.

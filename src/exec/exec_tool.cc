@@ -112,47 +112,111 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
     next_run_security_.reset();
     next_run_ask_.reset();
     config = std::move(once);
+  } else {
+    config = shared_config();
   }
-  const ServiceConfig& effective = config ? *config : config_;
-  std::variant<ToolResult, ExecPlan> planned = plan_exec(effective, args, ctx);
-  if (auto* early = std::get_if<ToolResult>(&planned)) return done(std::move(*early));
-  ExecPlan& plan = std::get<ExecPlan>(planned);
-  if (plan.host != ExecHost::kGateway) {
-    return exec_with_login_path(std::move(config), std::move(plan), std::move(ctx), std::move(done), std::nullopt);
+  // Refused before the arguments are copied anywhere (a 15 MB command is not worth a copy).
+  if (const json::Value* command = json::find(args, "command"); command && command->is_string()) {
+    if (std::optional<std::string> too_long = command_size_problem(command->get_string().size())) {
+      return done(ToolResult::thrown(*too_long));
+    }
   }
-  // Answered at once from the cache; the first call (or one after a startup file changed)
-  // waits for the login shell.
-  auto pending = std::make_shared<std::tuple<std::shared_ptr<const ServiceConfig>, ExecPlan, CallContext, ToolDone>>(
-      std::move(config), std::move(plan), std::move(ctx), std::move(done));
-  begin_preparing();
-  shell_env_->login_path([this, pending](const std::optional<std::string>& login_path) {
-    auto& [cfg, p, c, d] = *pending;
-    if (!end_preparing()) return d(ToolResult::thrown(kStoppingText));
-    exec_with_login_path(std::move(cfg), std::move(p), std::move(c), std::move(d), login_path);
-  });
+  struct Planning {
+    std::shared_ptr<const ServiceConfig> config;
+    json::Object args;
+    CallContext ctx;
+    ToolDone done;
+    std::variant<ToolResult, ExecPlan> planned;
+  };
+  auto call = std::make_shared<Planning>(Planning{std::move(config), args, std::move(ctx), std::move(done), ToolResult{}});
+  // Steps 2-14 analyse the command (control guards, sqlite3 guard): off the io thread.
+  off_io_thread(
+      [call] {
+        call->planned = plan_exec(*call->config, call->args, call->ctx);
+        if (auto* plan = std::get_if<ExecPlan>(&call->planned)) plan->startup_files = startup_file_use(*call->config, *plan);
+      },
+      [this, call] {
+        if (auto* early = std::get_if<ToolResult>(&call->planned)) return call->done(std::move(*early));
+        ExecPlan& plan = std::get<ExecPlan>(call->planned);
+        if (plan.host != ExecHost::kGateway) {
+          return exec_with_login_path(std::move(call->config), std::move(plan), std::move(call->ctx),
+                                      std::move(call->done), std::nullopt);
+        }
+        // Answered at once from the cache; the first call (or a full-policy one after a startup
+        // file changed) waits for the login shell.
+        begin_preparing();
+        shell_env_->login_path(plan.startup_files, [this, call](const std::optional<std::string>& login_path) {
+          if (!end_preparing()) return call->done(ToolResult::thrown(kStoppingText));
+          exec_with_login_path(std::move(call->config), std::get<ExecPlan>(std::move(call->planned)),
+                               std::move(call->ctx), std::move(call->done), login_path);
+        });
+      },
+      [call] { call->done(ToolResult::thrown(kStoppingText)); });
 }
 
 void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> config, ExecPlan plan, CallContext ctx,
                                        ToolDone done, const std::optional<std::string>& login_path) {
   if (ctx.cancel && ctx.cancel->cancelled()) return done(ToolResult::thrown("Tool execution was aborted"));
-  std::variant<ToolResult, ExecPlan> planned = complete_plan(config ? *config : config_, std::move(plan), ctx, login_path);
-  if (auto* early = std::get_if<ToolResult>(&planned)) return done(std::move(*early));
-  ExecPlan& ready = std::get<ExecPlan>(planned);
-  if (ready.approval && ctx.elicit) return ask_then_launch(std::move(ready), std::move(ctx), std::move(done));
-  if (ready.approval) {
-    ready.preflight = false;  // as in the reference, the approval path runs without a preflight
-    return register_pending(std::move(ready), std::move(ctx), std::move(done));
-  }
-  launch(std::move(ready), std::move(ctx), std::move(done));
+  struct Deciding {
+    std::shared_ptr<const ServiceConfig> config;
+    CallContext ctx;
+    ToolDone done;
+    std::variant<ToolResult, ExecPlan> planned;
+  };
+  auto call = std::make_shared<Deciding>(Deciding{config ? std::move(config) : shared_config(), std::move(ctx),
+                                                  std::move(done), std::move(plan)});
+  // The policy gate (and, for a command that runs without asking, the script preflight) analyse
+  // the command again: off the io thread too.
+  off_io_thread(
+      [call, login_path] {
+        call->planned = complete_plan(*call->config, std::get<ExecPlan>(std::move(call->planned)), call->ctx, login_path);
+        auto* ready = std::get_if<ExecPlan>(&call->planned);
+        if (!ready || ready->approval || !ready->preflight) return;
+        if (Result<void> checked = run_script_preflight(ready->original_command, ready->workdir); !checked.ok()) {
+          call->planned = ToolResult::thrown(checked.error().message);
+          return;
+        }
+        ready->preflight = false;  // done
+      },
+      [this, call] {
+        if (auto* early = std::get_if<ToolResult>(&call->planned)) return call->done(std::move(*early));
+        if (call->ctx.cancel && call->ctx.cancel->cancelled()) {
+          return call->done(ToolResult::thrown("Tool execution was aborted"));
+        }
+        ExecPlan& ready = std::get<ExecPlan>(call->planned);
+        if (ready.approval && call->ctx.elicit) {
+          return ask_then_launch(std::move(ready), std::move(call->ctx), std::move(call->done));
+        }
+        if (ready.approval) {
+          ready.preflight = false;  // as in the reference, the approval path runs without a preflight
+          return register_pending(std::move(ready), std::move(call->ctx), std::move(call->done));
+        }
+        launch(std::move(ready), std::move(call->ctx), std::move(call->done));
+      },
+      [call] { call->done(ToolResult::thrown(kStoppingText)); });
 }
 
 void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
-  // Bounded local reads (at most 512 KiB per script, non-blocking opens), so done inline.
-  if (plan.preflight) {
-    if (Result<void> checked = run_script_preflight(plan.original_command, plan.workdir); !checked.ok()) {
-      return done(ToolResult::thrown(checked.error().message));
-    }
-  }
+  if (!plan.preflight) return launch_checked(std::move(plan), std::move(ctx), std::move(done));
+  // An approved command still preflighted (inline approval): reading and scanning its scripts
+  // happens off the io thread.
+  auto call = std::make_shared<std::tuple<ExecPlan, CallContext, ToolDone, Result<void>>>(
+      std::move(plan), std::move(ctx), std::move(done), Result<void>{});
+  off_io_thread(
+      [call] {
+        auto& [p, c, d, checked] = *call;
+        checked = run_script_preflight(p.original_command, p.workdir);
+      },
+      [this, call] {
+        auto& [p, c, d, checked] = *call;
+        if (!checked.ok()) return d(ToolResult::thrown(checked.error().message));
+        p.preflight = false;
+        launch_checked(std::move(p), std::move(c), std::move(d));
+      },
+      [call] { std::get<2>(*call)(ToolResult::thrown(kStoppingText)); });
+}
+
+void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ToolDone done) {
   if (plan.bookkeeping) post_background(std::move(plan.bookkeeping));
   // The snapshot replays the user's aliases and functions around the call's own command; a
   // command the policy rewrote to resolved executables runs as rendered (reference: no
@@ -164,8 +228,9 @@ void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
   if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), shell, nullptr);
   auto pending = std::make_shared<std::tuple<ExecPlan, CallContext, ToolDone>>(std::move(plan), std::move(ctx), std::move(done));
   std::string capture_path = std::get<0>(*pending).snapshot_path;
+  shellenv::StartupFileUse use = std::get<0>(*pending).startup_files;
   begin_preparing();
-  shell_env_->snapshot(shell.first, shell.second, capture_path,
+  shell_env_->snapshot(shell.first, shell.second, capture_path, use,
                        [this, pending, shell](std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
                          auto& [p, c, d] = *pending;
                          if (!end_preparing()) return d(ToolResult::thrown(kStoppingText));
@@ -189,6 +254,12 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, cons
   if (std::optional<std::string> problem = nul_byte_problem(plan, shell.first)) {
     return done(ToolResult::thrown(*problem));
   }
+  if (shell_command.size() > kMaxArgumentBytes) {
+    return done(ToolResult::thrown("spawn " + shell.first + ": the command as run (with the shell prologue and quoting) is " +
+                                   std::to_string(shell_command.size()) + " bytes, over Linux's limit of " +
+                                   std::to_string(kMaxArgumentBytes) +
+                                   " bytes for one argument (MAX_ARG_STRLEN). Shorten it or run a script file."));
+  }
   std::vector<std::string> warnings = std::move(plan.warnings);
   Result<std::shared_ptr<Run>> run =
       start_with_fallback(*this, run_request(config_, plan, ctx, shell, shell_command), plan, warnings);
@@ -201,18 +272,21 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, cons
 
 void ExecService::warm_up_shell_environment() {
   if (config_.exec.host == ExecHost::kNode || config_.exec.host == ExecHost::kSandbox) return;
-  // The snapshot a command will ask for: captured with the PATH before pathPrepend.
-  shell_env_->login_path([this](const std::optional<std::string>& login_path) {
+  // The snapshot a command will ask for: captured with the PATH before pathPrepend. These are
+  // the start-up answers, made from the startup files as they were when the operator started
+  // the server (the only ones strict calls are served).
+  shell_env_->login_path(shellenv::StartupFileUse::kTrustedOnly, [this](const std::optional<std::string>& login_path) {
     auto shell = shell_for(config_.inherited_env);
-    shell_env_->snapshot(shell.first, shell.second,
-                         gateway_command_path(config_, login_path, PathPrependPart::kLeftOut), [](auto) {});
+    shell_env_->snapshot(shell.first, shell.second, gateway_command_path(config_, login_path, PathPrependPart::kLeftOut),
+                         shellenv::StartupFileUse::kTrustedOnly, [](auto) {});
   });
 }
 
 void ExecService::gateway_path(std::function<void(std::string)> done) {
-  shell_env_->login_path([this, done = std::move(done)](const std::optional<std::string>& login_path) {
+  auto answer = [this, done = std::move(done)](const std::optional<std::string>& login_path) {
     done(gateway_command_path(config_, login_path));
-  });
+  };
+  shell_env_->login_path(shellenv::StartupFileUse::kTrustedOnly, std::move(answer));
 }
 
 // §7.1 step 7 with an inline approval route: ask through MCP elicitation, then run the command

@@ -25,11 +25,46 @@ ExecService::ExecService(asio::io_context& io, ServiceConfig config)
                                              .home = config_.home_dir,
                                              .state_dir = config_.state_dir})) {}
 
-ExecService::~ExecService() { background_.join(); }
+ExecService::~ExecService() {
+  analysis_.join();  // an analysis still running posts its answer to io_, which outlives us
+  background_.join();
+}
+
+void ExecService::off_io_thread(std::function<void()> work, std::function<void()> then,
+                                std::function<void()> stopped) {
+  begin_preparing();
+  std::weak_ptr<bool> alive = alive_;
+  asio::post(analysis_, [this, alive, work = std::move(work), then = std::move(then),
+                         stopped = std::move(stopped)]() mutable {
+    work();
+    work = nullptr;  // whatever the call owns is released on the io thread, not here
+    asio::post(io_, [this, alive, then = std::move(then), stopped = std::move(stopped)] {
+      if (alive.expired()) return;
+      if (!end_preparing()) return stopped();
+      then();
+    });
+  });
+}
+
+std::shared_ptr<const ServiceConfig> ExecService::shared_config() {
+  if (!config_snapshot_ || config_snapshot_->exec.host != config_.exec.host ||
+      config_snapshot_->exec.node != config_.exec.node) {
+    config_snapshot_ = std::make_shared<const ServiceConfig>(config_);
+  }
+  return config_snapshot_;
+}
 
 void ExecService::post_background(std::function<void()> work) { asio::post(background_, std::move(work)); }
 
 Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
+  // Every running session holds descriptors, a supervisor and output buffers: one client gets
+  // a bounded number of them at a time.
+  size_t cap = static_cast<size_t>(config_.exec.max_live_sessions);
+  if (registry_.live_count(request.scope_key) >= cap) {
+    return Error::rejected("exec: this client already has " + std::to_string(cap) +
+                           " running sessions, the limit (tools.exec.maxLiveSessions = " + std::to_string(cap) +
+                           "). Wait for one to finish or stop one with `process kill`, or raise the limit.");
+  }
   std::shared_ptr<Run> run = TRY(Run::start(io_, registry_, std::move(request), spawner_, config_.kill_timing));
   std::weak_ptr<Run> weak = run;
   run->on_exited([this, weak](const ExecOutcome&) {

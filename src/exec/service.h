@@ -162,7 +162,8 @@ class ExecService {
   /// io thread, such as approvals bookkeeping). Work still queued finishes before destruction.
   void post_background(std::function<void()> work);
 
-  /// Internal (exec_tool.cc): runs a decided plan; asks for approval first when it needs one.
+  /// Internal (exec_tool.cc): runs a decided plan (after its script preflight, if it still
+  /// needs one).
   void launch(ExecPlan plan, CallContext ctx, ToolDone done);
   void ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done);
   void register_pending(ExecPlan plan, CallContext ctx, ToolDone done);
@@ -222,6 +223,18 @@ class ExecService {
   /// The second half of exec once the login PATH is known.
   void exec_with_login_path(std::shared_ptr<const ServiceConfig> config, ExecPlan plan, CallContext ctx, ToolDone done,
                             const std::optional<std::string>& login_path);
+  /// launch once the preflight is done: bookkeeping, the shell snapshot, spawn.
+  void launch_checked(ExecPlan plan, CallContext ctx, ToolDone done);
+  /// Runs `work` on an analysis thread, then `then` on the io thread. Command analysis (guards,
+  /// policy gate, script preflight) costs up to seconds for a command at the size limit, and
+  /// must not stall every other call. Counts as preparing: shutdown waits for it, and when the
+  /// server began stopping its commands meanwhile, `stopped` runs instead of `then`. `work`
+  /// gets only copies (a config snapshot, the call's arguments), never the service's state.
+  void off_io_thread(std::function<void()> work, std::function<void()> then, std::function<void()> stopped);
+  /// The configuration as an immutable snapshot the analysis threads may read; remade when
+  /// config_ changed (only exec_directive changes it: host and node).
+  std::shared_ptr<const ServiceConfig> shared_config();
+  std::shared_ptr<const ServiceConfig> config_snapshot_;
   /// Spawns a plan whose command is final (shell snapshot decided).
   void spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, const ShellInvocation& shell,
                   std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot);
@@ -233,6 +246,8 @@ class ExecService {
   /// False when the call must not spawn any more (the server is stopping its commands).
   bool end_preparing();
   std::unique_ptr<shellenv::ShellEnvironment> shell_env_;  // after spawner_: destroyed first
+  boost::asio::thread_pool analysis_{2};  // joined first in the destructor
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace clawexec::exec

@@ -104,6 +104,11 @@ bool Registry::is_taken(std::string_view id) const {
   return running_.count(id) || finished_.count(id) || live_.count(id);
 }
 
+size_t Registry::live_count(std::string_view scope_key) const {
+  return static_cast<size_t>(std::count_if(live_.begin(), live_.end(),
+                                           [&](const auto& entry) { return entry.second->scope_key == scope_key; }));
+}
+
 std::vector<std::shared_ptr<Session>> Registry::live() const {
   std::vector<std::shared_ptr<Session>> out;
   for (const auto& [id, s] : live_) out.push_back(s);

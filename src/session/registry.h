@@ -54,6 +54,8 @@ class Registry {
 
   bool is_taken(std::string_view id) const;
   size_t running_count() const { return running_.size(); }
+  /// Live sessions (not yet exited, hidden ones included) started in `scope_key`.
+  size_t live_count(std::string_view scope_key) const;
   size_t finished_count() const { return finished_.size(); }
   /// All live sessions, including hidden ones (for shutdown).
   std::vector<std::shared_ptr<Session>> live() const;

@@ -22,6 +22,24 @@ std::shared_ptr<Session> start(Registry& r, int64_t now, bool background, int64_
 
 ExitRecord code(int c) { return ExitRecord{.status = TerminalStatus::kCompleted, .exit_code = c, .exit_reason = "exit"}; }
 
+TEST(Registry, LiveCountIsPerScopeAndIncludesHiddenRunsUntilTheyExit) {
+  Registry r(counter_random);
+  auto a1 = start(r, 1000, true);
+  a1->scope_key = "a";
+  auto a2 = start(r, 1000, false);
+  a2->scope_key = "a";
+  auto b1 = start(r, 1000, true);
+  b1->scope_key = "b";
+  EXPECT_EQ(r.live_count("a"), 2u);
+  EXPECT_EQ(r.live_count("b"), 1u);
+  EXPECT_EQ(r.live_count("c"), 0u);
+  r.remove(a1->id);
+  EXPECT_EQ(r.live_count("a"), 2u) << "a removed session still runs";
+  r.mark_exited(*a1, code(0), 2000);
+  r.mark_exited(*a2, code(0), 2000);
+  EXPECT_EQ(r.live_count("a"), 0u);
+}
+
 TEST(Registry, ForegroundRunsAreForgottenWhenTheyExit) {
   // Conformance §8.2 #57.
   Registry r(counter_random);

@@ -1,15 +1,17 @@
-// The cached login PATH and startup snapshots (see shell_environment.h for the contract).
+// The cached startup snapshots (see shell_environment.h for the contract; the login PATH and
+// the start-up trust live in shell_environment_login.cc).
 //
-// Freshness: the login PATH is keyed by the identities (mtime, size, inode) of the startup
-// files a login shell reads, so editing ~/.profile or /etc/profile means one new probe, and an
-// unchanged system never probes twice. Snapshots are keyed by the shell, home, state dir, the
-// capture environment and the rc files' identities (not by the command's working directory, as
-// the reference does: captures run in the home directory, so one snapshot serves every
-// workdir). A snapshot older than five minutes is recaptured in the background while commands
-// keep using the current one, which catches changes in files the rc file sources; a failed
-// capture is remembered under the same key, so a broken or secret-bearing rc file costs one
-// capture, not one per command. On-disk files younger than five minutes are reused after a
-// restart once they still source cleanly; files older than 72 hours are removed once per process.
+// Freshness: snapshots are keyed by the shell, home, state dir, the capture environment and
+// the rc files' content fingerprints (not by the command's working directory, as the
+// reference does: captures run in the home directory, so one snapshot serves every workdir).
+// Two lanes never share an entry or a file: "start-up" snapshots, made only from the rc files
+// as they were when the server started and never refreshed, are the only ones strict calls
+// use; "rerun" snapshots serve security=full ask=off calls, which begin with the start-up
+// snapshot while it is young, and are recaptured in the background once older than five
+// minutes (which catches changes in files the rc file sources). A failed capture is
+// remembered under its key, so a broken or secret-bearing rc file costs one capture, not one
+// per command. On-disk files younger than five minutes are reused after a restart once they
+// still source cleanly; files older than 72 hours are removed once per process.
 
 #include "shellenv/shell_environment.h"
 
@@ -27,29 +29,12 @@ namespace clawexec::shellenv {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::chrono::minutes kSnapshotRefresh{5};
+constexpr std::string_view kStartupLane = "start-up";
+constexpr std::string_view kRerunLane = "rerun";
 constexpr int64_t kSnapshotMaxAgeNs = int64_t{72} * 3600 * 1000000000;
 constexpr int64_t kCaptureTimeoutMs = 5000;
 constexpr int64_t kValidateTimeoutMs = 2000;
 constexpr size_t kMaxSnapshotEntries = 64;
-
-const std::string* server_var(const env::EnvList& env, std::string_view name) { return env::find_var(env, name); }
-
-std::optional<std::string> optional_var(const env::EnvList& env, std::string_view name) {
-  const std::string* v = env::find_var(env, name);
-  return v ? std::optional<std::string>(*v) : std::nullopt;
-}
-
-StartupFileState file_state(const std::string& path) {
-  StartupFileState state{.path = path};
-  Result<std::optional<sys::FileInfo>> info = sys::stat_path(path);
-  if (info.ok() && info.value()) {
-    state.mtime_ns = info.value()->mtime_ns;
-    state.size = info.value()->size;
-    state.inode = info.value()->ino;
-  }
-  return state;
-}
 
 int64_t wall_clock_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -57,14 +42,6 @@ int64_t wall_clock_ns() {
 }
 
 }  // namespace
-
-struct ShellEnvironment::LoginState {
-  bool ready = false;
-  bool running = false;
-  std::string signature;
-  std::optional<std::string> path;
-  std::vector<LoginPathDone> waiters;
-};
 
 struct ShellEnvironment::SnapshotEntry {
   std::string key;
@@ -78,98 +55,28 @@ struct ShellEnvironment::SnapshotEntry {
   std::vector<SnapshotDone> waiters;
 };
 
-ShellEnvironment::ShellEnvironment(boost::asio::io_context& io, proc::Spawner& spawner,
-                                   ShellEnvironmentSettings settings)
-    : io_(io), spawner_(spawner), settings_(std::move(settings)), login_(std::make_unique<LoginState>()) {
-  snapshots_enabled_ = !snapshot_disabled_by(optional_var(settings_.server_env, kSnapshotSwitchKey));
-  login_timeout_ms_ = login_probe_timeout_ms(optional_var(settings_.server_env, "OPENCLAW_SHELL_ENV_TIMEOUT_MS"));
-  snapshot_dir_ = settings_.state_dir.empty() ? std::string() : settings_.state_dir + "/cache/shell-snapshots";
-}
-
-ShellEnvironment::~ShellEnvironment() { *alive_ = false; }
-
-std::string ShellEnvironment::login_signature() const {
-  std::string signature;
-  for (const std::string& path : login_startup_files(settings_.home)) {
-    StartupFileState s = file_state(path);
-    signature += path;
-    if (s.mtime_ns) {
-      signature += ':' + std::to_string(*s.mtime_ns) + ':' + std::to_string(*s.size) + ':' + std::to_string(*s.inode);
-    }
-    signature += '\n';
-  }
-  return signature;
-}
-
-void ShellEnvironment::login_path(LoginPathDone done) {
-  std::string signature = login_signature();
-  if (login_->ready && !login_->running && login_->signature == signature) return done(login_->path);
-  login_->waiters.push_back(std::move(done));
-  if (!login_->running) start_login_probe(signature);
-}
-
-void ShellEnvironment::start_login_probe(const std::string& signature) {
-  login_->running = true;
-  ++probes_started_;
-  Result<std::optional<std::string>> shells_text = sys::read_file_if_exists(settings_.etc_shells, "read");
-  std::set<std::string> shells;
-  if (shells_text.ok() && shells_text.value()) shells = parse_etc_shells(*shells_text.value());
-  std::string shell = select_login_shell(optional_var(settings_.server_env, "SHELL"), shells);
-  ShellRunSpec spec{.argv = login_probe_argv(shell),
-                    .env = login_probe_env(settings_.server_env, settings_.home),
-                    .cwd = sys::is_directory(settings_.home) ? settings_.home : std::string("/"),
-                    .timeout_ms = login_timeout_ms_,
-                    .max_output_bytes = kLoginProbeMaxBytes};
-  run_shell(io_, spawner_, spec, [this, alive = alive_, signature](ShellRunResult result) {
-    if (!*alive) return;
-    login_->running = false;
-    login_->ready = true;
-    login_->signature = signature;
-    login_->path = result.succeeded() ? login_path_of(parse_login_env(result.output)) : std::nullopt;
-    std::vector<LoginPathDone> waiters = std::move(login_->waiters);
-    login_->waiters.clear();
-    for (auto& w : waiters) w(login_->path);
-  });
-}
-
-void ShellEnvironment::snapshot(const std::string& shell, const std::vector<std::string>& shell_args,
-                                const std::string& path_value, SnapshotDone done) {
-  if (!snapshots_enabled_ || snapshot_dir_.empty() || !snapshot_supported(shell, shell_args)) return done(nullptr);
-  std::vector<StartupFileState> startup;
-  const std::string* zdotdir = server_var(settings_.server_env, "ZDOTDIR");
-  for (const std::string& file : snapshot_startup_files(shell, settings_.home, zdotdir ? *zdotdir : std::string())) {
-    startup.push_back(file_state(file));
-  }
+std::shared_ptr<ShellEnvironment::SnapshotEntry> ShellEnvironment::find_snapshot(
+    const std::string& shell, const std::vector<std::string>& shell_args, const std::string& path_value,
+    const std::vector<StartupFileState>& state, std::string_view lane, IfMissing if_missing) {
   // The server environment, home and state dir are fixed, so these inputs decide the key; the
   // hash is computed once per distinct set of them, not per command.
-  std::string inputs = shell + '\0' + path_value;
+  std::string inputs = std::string(lane) + '\0' + shell + '\0' + path_value;
   for (const std::string& a : shell_args) inputs += '\0' + a;
-  for (const StartupFileState& f : startup) {
-    inputs += '\0' + f.path + ':' + std::to_string(f.mtime_ns.value_or(-1)) + ':' + std::to_string(f.size.value_or(-1)) +
-              ':' + std::to_string(f.inode.value_or(0));
-  }
+  for (const StartupFileState& f : state) inputs += '\0' + f.path + '=' + f.fingerprint;
   auto known = keys_.find(inputs);
   if (known == keys_.end()) {
-    if (keys_.size() >= kMaxSnapshotEntries) keys_.clear();
+    if (keys_.size() >= kMaxSnapshotEntries * 2) keys_.clear();
     env::EnvList base = settings_.server_env;
     env::set_var(base, "PATH", path_value);
     env::EnvList capture_environment = capture_env(base, settings_.home);
     std::string computed =
-        snapshot_key(shell, shell_args, settings_.home, settings_.state_dir, capture_environment, startup);
+        snapshot_key(shell, shell_args, settings_.home, settings_.state_dir, capture_environment, state, lane);
     known = keys_.emplace(inputs, std::make_pair(std::move(computed), std::move(capture_environment))).first;
   }
   const std::string& key = known->second.first;
-  env::EnvList capture = known->second.second;
   auto it = snapshots_.find(key);
-  if (it != snapshots_.end()) {
-    std::shared_ptr<SnapshotEntry> entry = it->second;
-    if (!entry->ready) {
-      entry->waiters.push_back(std::move(done));
-      return;
-    }
-    if (!entry->running && Clock::now() - entry->made_at >= kSnapshotRefresh) start_capture(entry);
-    return done(entry->snapshot);
-  }
+  if (it != snapshots_.end()) return it->second;
+  if (if_missing == IfMissing::kNull) return nullptr;
   if (snapshots_.size() >= kMaxSnapshotEntries) {
     auto oldest = std::min_element(snapshots_.begin(), snapshots_.end(), [](const auto& a, const auto& b) {
       return a.second->made_at < b.second->made_at;
@@ -180,14 +87,57 @@ void ShellEnvironment::snapshot(const std::string& shell, const std::vector<std:
   entry->key = key;
   entry->shell = shell;
   entry->shell_args = shell_args;
-  entry->capture = std::move(capture);
-  entry->waiters.push_back(std::move(done));
+  entry->capture = known->second.second;
   snapshots_[key] = entry;
+  return entry;
+}
+
+void ShellEnvironment::snapshot(const std::string& shell, const std::vector<std::string>& shell_args,
+                                const std::string& path_value, StartupFileUse use, SnapshotDone done) {
+  if (!snapshots_enabled_ || snapshot_dir_.empty() || !snapshot_supported(shell, shell_args)) return done(nullptr);
+  const std::string* zdotdir = env::find_var(settings_.server_env, "ZDOTDIR");
+  std::vector<std::string> files = snapshot_startup_files(shell, settings_.home, zdotdir ? *zdotdir : std::string());
+  bool may_run = false;
+  std::vector<StartupFileState> state = usable_state(files, use, may_run);
+  auto serve = [&](const std::shared_ptr<SnapshotEntry>& entry) {
+    if (!entry->ready) return entry->waiters.push_back(std::move(done));
+    done(entry->snapshot);
+  };
+  std::shared_ptr<SnapshotEntry> startup = find_snapshot(shell, shell_args, path_value, state, kStartupLane, IfMissing::kNull);
+  if (use == StartupFileUse::kTrustedOnly) {
+    if (startup) return serve(startup);  // never refreshed: it may only hold the start-up contents
+    if (!may_run) return done(nullptr);
+    startup = find_snapshot(shell, shell_args, path_value, state, kStartupLane, IfMissing::kCreate);
+    startup->waiters.push_back(std::move(done));
+    return reuse_or_capture(startup);
+  }
+  std::shared_ptr<SnapshotEntry> rerun = find_snapshot(shell, shell_args, path_value, state, kRerunLane, IfMissing::kNull);
+  if (!rerun && startup) {
+    // A young start-up snapshot (or the capture making it) serves full-policy calls too; once
+    // it is old, a rerun entry takes over with it and is recaptured in the background.
+    if (!startup->ready || Clock::now() - startup->made_at < settings_.snapshot_refresh) return serve(startup);
+    rerun = find_snapshot(shell, shell_args, path_value, state, kRerunLane, IfMissing::kCreate);
+    rerun->ready = true;
+    rerun->made_at = startup->made_at;
+    rerun->snapshot = startup->snapshot;
+  }
+  if (rerun) {
+    if (rerun->ready && !rerun->running && Clock::now() - rerun->made_at >= settings_.snapshot_refresh) {
+      start_capture(rerun);
+    }
+    return serve(rerun);
+  }
+  rerun = find_snapshot(shell, shell_args, path_value, state, kRerunLane, IfMissing::kCreate);
+  rerun->waiters.push_back(std::move(done));
+  reuse_or_capture(rerun);
+}
+
+void ShellEnvironment::reuse_or_capture(const std::shared_ptr<SnapshotEntry>& entry) {
   // A file written by an earlier server run is reused while fresh and still sourceable.
-  std::string file = snapshot_dir_ + "/" + key + ".sh";
+  std::string file = snapshot_dir_ + "/" + entry->key + ".sh";
   Result<std::optional<sys::FileInfo>> info = sys::lstat_path(file);
   bool fresh = info.ok() && info.value() && info.value()->type == sys::FileType::kRegular &&
-               wall_clock_ns() - info.value()->mtime_ns < std::chrono::nanoseconds(kSnapshotRefresh).count();
+               wall_clock_ns() - info.value()->mtime_ns < std::chrono::nanoseconds(settings_.snapshot_refresh).count();
   if (!fresh) return start_capture(entry);
   entry->running = true;
   validate_then(entry, file, [this, entry, file](bool ok) {

@@ -240,9 +240,10 @@ std::vector<std::string> snapshot_startup_files(std::string_view shell, std::str
 
 std::string snapshot_key(const std::string& shell, const std::vector<std::string>& shell_args, const std::string& home,
                          const std::string& state_dir, const env::EnvList& capture_environment,
-                         const std::vector<StartupFileState>& startup) {
+                         const std::vector<StartupFileState>& startup, std::string_view lane) {
   boost::json::object key;
   key["version"] = kSnapshotVersion;
+  key["lane"] = lane;
   key["shell"] = shell;
   boost::json::array args;
   for (const std::string& a : shell_args) args.emplace_back(a);
@@ -263,15 +264,7 @@ std::string snapshot_key(const std::string& shell, const std::vector<std::string
   key["env"] = std::move(safe_env);
   boost::json::array files;
   for (const StartupFileState& f : startup) {
-    boost::json::array entry{boost::json::string(f.path)};
-    if (f.mtime_ns) {
-      entry.emplace_back(*f.mtime_ns);
-      entry.emplace_back(f.size.value_or(0));
-      entry.emplace_back(f.inode.value_or(0));
-    } else {
-      entry.emplace_back(nullptr);
-    }
-    files.emplace_back(std::move(entry));
+    files.emplace_back(boost::json::array{boost::json::string(f.path), boost::json::string(f.fingerprint)});
   }
   key["startup"] = std::move(files);
   return policy::sha256_hex(boost::json::serialize(key));

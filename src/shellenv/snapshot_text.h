@@ -74,12 +74,11 @@ std::string restore_script(const env::EnvList& exec_env, const env::EnvList& bas
 std::string wrap_with_snapshot(const std::string& command, const std::string& snapshot_path,
                                const std::string& restore);
 
-/// A startup file's identity as the cache key sees it (absent: no info).
+/// A startup file as the cache key sees it: its path and content fingerprint
+/// (StartupFingerprints::of: a hash of its bytes, or "absent").
 struct StartupFileState {
   std::string path;
-  std::optional<int64_t> mtime_ns;
-  std::optional<int64_t> size;
-  std::optional<uint64_t> inode;
+  std::string fingerprint;
 };
 
 /// The files an interactive bash or a zsh reading .zshrc sources: /etc/bash.bashrc and
@@ -88,9 +87,11 @@ std::vector<std::string> snapshot_startup_files(std::string_view shell, std::str
                                                 std::string_view zdotdir);
 
 /// The snapshot's cache key: sha256 of the shell, its arguments, home, state dir, the safe
-/// environment of the capture and the startup files' identities.
+/// environment of the capture, the startup files' fingerprints and the cache lane (`lane`:
+/// "start-up" for snapshots strict calls may use, "rerun" for those made for full-policy
+/// calls), so the two never share a file.
 std::string snapshot_key(const std::string& shell, const std::vector<std::string>& shell_args,
                          const std::string& home, const std::string& state_dir, const env::EnvList& capture_environment,
-                         const std::vector<StartupFileState>& startup);
+                         const std::vector<StartupFileState>& startup, std::string_view lane);
 
 }  // namespace clawexec::shellenv

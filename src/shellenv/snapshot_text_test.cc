@@ -128,19 +128,20 @@ TEST(SnapshotUse, WrapsTheCommandInEval) {
 
 TEST(SnapshotKey, ChangesWithStartupFilesAndSafeEnvironmentOnly) {
   env::EnvList capture{{"PATH", "/a"}, {"HOME", "/h"}};
-  std::vector<StartupFileState> rc{{"/h/.bashrc", 100, 10, 7}};
-  std::string key = snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, rc);
+  std::vector<StartupFileState> rc{{"/h/.bashrc", "sha256:aa"}};
+  std::string key = snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, rc, "start-up");
   EXPECT_EQ(key.size(), 64u);
-  EXPECT_EQ(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, rc), key);
-  std::vector<StartupFileState> edited{{"/h/.bashrc", 101, 10, 7}};
-  EXPECT_NE(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, edited), key);
-  std::vector<StartupFileState> missing{{"/h/.bashrc", std::nullopt, std::nullopt, std::nullopt}};
-  EXPECT_NE(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, missing), key);
+  EXPECT_EQ(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, rc, "start-up"), key);
+  std::vector<StartupFileState> edited{{"/h/.bashrc", "sha256:ab"}};
+  EXPECT_NE(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, edited, "start-up"), key);
+  std::vector<StartupFileState> missing{{"/h/.bashrc", "absent"}};
+  EXPECT_NE(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, missing, "start-up"), key);
   env::EnvList other_path{{"PATH", "/b"}, {"HOME", "/h"}};
-  EXPECT_NE(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", other_path, rc), key);
+  EXPECT_NE(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", other_path, rc, "start-up"), key);
   env::EnvList other_home{{"PATH", "/a"}, {"HOME", "/elsewhere"}};
-  EXPECT_EQ(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", other_home, rc), key) << "HOME is not a safe name";
-  EXPECT_NE(snapshot_key("/usr/bin/zsh", {"-c"}, "/h", "/s", capture, rc), key);
+  EXPECT_EQ(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", other_home, rc, "start-up"), key) << "HOME is not a safe name";
+  EXPECT_NE(snapshot_key("/usr/bin/zsh", {"-c"}, "/h", "/s", capture, rc, "start-up"), key);
+  EXPECT_NE(snapshot_key("/bin/bash", {"-c"}, "/h", "/s", capture, rc, "rerun"), key) << "the lanes never share a file";
 }
 
 TEST(SnapshotStartupFiles, BashrcOrZshrcUnderZdotdir) {

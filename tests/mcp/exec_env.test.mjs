@@ -4,6 +4,9 @@
 // OPENCLAW_CLI markers are set, and the shell is chosen from SHELL.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { startServer, startRawServer, scratchDir, expectThrownExec } from "./lib/harness.mjs";
 
 let s;
@@ -38,6 +41,14 @@ describe("environment overrides (§3.2, §8.2 #19-#24)", { concurrency: 4 }, () 
     [{ DYLD_INSERT_LIBRARIES: "x" }, "Security Violation: Environment variable 'DYLD_INSERT_LIBRARIES' is forbidden during host execution."],
     [{ BASH_ENV: "/tmp/x", GIT_CONFIG_COUNT: "1" }, "Security Violation: blocked override keys: BASH_ENV, GIT_CONFIG_COUNT."],
     [{ HOME: "/tmp" }, "Security Violation: Environment variable 'HOME' is forbidden during host execution."],
+    // Issue 10 #12: names beyond the reference's lists, and keys that are no environment names.
+    [{ GIT_TRACE: "/tmp/x" }, "Security Violation: Environment variable 'GIT_TRACE' is forbidden during host execution."],
+    [{ GIT_TRACE2_EVENT: "/tmp/x" }, "Security Violation: Environment variable 'GIT_TRACE2_EVENT' is forbidden during host execution."],
+    [{ PERLLIB: "/tmp" }, "Security Violation: Environment variable 'PERLLIB' is forbidden during host execution."],
+    [{ PYTHONWARNINGS: "ignore::evil.W", LESS: "+!id" }, "Security Violation: blocked override keys: LESS, PYTHONWARNINGS."],
+    [{ "ls()": "() { id; }" }, "Security Violation: invalid non-portable override keys: ls()."],
+    [{ "": "x" }, 'Security Violation: invalid non-portable override keys: "".'],
+    [{ "9A": "x", "A\u0000B": "y" }, 'Security Violation: invalid non-portable override keys: 9A, "A\\x00B".'],
   ];
   for (const [env, message] of cases) {
     test(`env ${JSON.stringify(env)} is rejected with: ${message}`, async () => {
@@ -180,6 +191,57 @@ describe("shell selection (§3.6)", { concurrency: 4 }, () => {
       assert.match(r.text, /^\S*\/sh -c tr /);
     } finally {
       await raw.close();
+    }
+  });
+});
+
+// Issue 10 #12: GIT_TRACE* make git write to any path they name; an allowlisted git must not be
+// turned into a file writer, neither through the call's `env` nor through the command line.
+describe("an allowlisted git cannot be made to write a trace file (issue 10 #12)", { concurrency: 2 }, () => {
+  const strict = {
+    config: { tools: { exec: { security: "allowlist", ask: "off", strictInlineEval: true } } },
+    approvals: { version: 1, agents: { main: { allowlist: [{ pattern: "/usr/bin/git" }] } } },
+  };
+
+  // git writes most traces only once it found a repository.
+  let repo;
+  before(() => {
+    repo = join(scratch.dir, "repo");
+    mkdirSync(repo, { recursive: true });
+    execFileSync("git", ["init", "-q", repo]);
+  });
+
+  for (const key of ["GIT_TRACE", "GIT_TRACE2", "GIT_TRACE_SETUP", "GIT_TRACE2_EVENT"]) {
+    test(`env ${key}=<file> with \`git status\` is refused and writes nothing`, async () => {
+      const t = await startServer(strict);
+      const marker = join(scratch.dir, `trace-${key}`);
+      try {
+        const ok = await t.call("exec", { command: "git --version" });
+        assert.equal(ok.isError, false, `git is allowlisted: ${ok.text}`);
+        const r = await t.call("exec", { command: "git status", workdir: repo, env: { [key]: marker } });
+        assert.equal(existsSync(marker), false, "git wrote the trace file");
+        assert.equal(r.isError, true, r.text);
+        assert.equal(r.text, `Security Violation: Environment variable '${key}' is forbidden during host execution.`);
+      } finally {
+        rmSync(marker, { force: true });
+        await t.close();
+      }
+    });
+  }
+
+  test("GIT_TRACE=<file> as a command prefix (or through env) is not auto-allowed", async () => {
+    const t = await startServer(strict);
+    const marker = join(scratch.dir, "trace-prefix");
+    try {
+      for (const command of [`GIT_TRACE=${marker} git status`, `env GIT_TRACE=${marker} git status`]) {
+        const r = await t.call("exec", { command, workdir: repo });
+        assert.equal(r.isError, true, r.text);
+        assert.match(r.text, /^exec denied: allowlist miss/);
+        assert.equal(existsSync(marker), false, `git wrote the trace file for ${command}`);
+      }
+    } finally {
+      rmSync(marker, { force: true });
+      await t.close();
     }
   });
 });

@@ -8,7 +8,7 @@
 // writes), so nothing depends on the account that runs the suite.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync, readFileSync, mkdirSync, chmodSync, copyFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { writeFileSync, readFileSync, mkdirSync, chmodSync, copyFileSync, existsSync, readdirSync, statSync, utimesSync, symlinkSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startServer, scratchDir, expectThrownExec, background, pollUntilExit } from "./lib/harness.mjs";
 
@@ -19,12 +19,14 @@ const PRINT_PATH = 'printf %s "$PATH"';
  * Runs `fn(server, home)` against a server whose HOME is a fresh scratch directory holding
  * `files` ({relative path: text} or {relative path: {text, mode}}). options.env is added to the
  * server's environment (after HOME and PATH), options.config is its openclaw.json, options.path
- * replaces the server's PATH (a function of the home directory, or a string).
+ * replaces the server's PATH (a function of the home directory, or a string), options.prepare(home)
+ * runs after the files are written and before the server starts.
  */
 async function withHome(files, options, fn) {
   const home = scratchDir("clawexec-home-");
   try {
     writeFiles(home.dir, files);
+    options.prepare?.(home.dir);
     const path = typeof options.path === "function" ? options.path(home.dir) : options.path ?? BASE_PATH;
     const env = typeof options.env === "function" ? options.env(home.dir) : options.env ?? {};
     const config = typeof options.config === "function" ? options.config(home.dir) : options.config;
@@ -384,6 +386,135 @@ describe("OPENCLAW_CHANNEL_CONTEXT (§3.4)", { concurrency: 3 }, () => {
       const r = await execWithContext(s, { sender: { id: "u-1" }, chat: { id: "c-9" } }, { env: { OPENCLAW_CHANNEL_CONTEXT: "x" } });
       assert.equal(r.isError, false, r.text);
       assert.equal(r.text, '{"sender":{"id":"u-1"},"chat":{"id":"c-9"}}');
+    });
+  });
+});
+
+// Issue 10 item 6b: the server never runs a startup file that changed since it started unless
+// the call's policy is security=full ask=off (where the agent could run the file itself). The
+// writes below stand for a write the policy allowed (an allowlisted command, an operator's
+// apply_patch key): the test writes the file directly after the server started.
+describe("startup files changed after start-up are not run under a strict policy (issue 10 #6b)", { concurrency: 3 }, () => {
+  const strictConfig = { tools: { exec: { security: "allowlist", ask: "off", strictInlineEval: true } } };
+  const strictApprovals = {
+    version: 1,
+    agents: { main: { allowlist: [{ pattern: "/usr/bin/id" }, { pattern: "/usr/bin/ls" }, { pattern: "/usr/bin/printf" }] } },
+  };
+  const strict = { config: strictConfig, approvals: strictApprovals };
+  const markerIn = (home) => join(home, "pwned");
+  const planting = (home, extra = "") => `touch '${markerIn(home)}'\nexport PATH="$HOME/planted:$PATH"\n${extra}`;
+  const warned = (s, file) => s.stderr.includes(`shell startup file ${file} changed since this server started`) && s.stderr.includes("Restart the server");
+
+  /** One call that needs the login PATH, so the start-up probe has finished. */
+  async function settle(s) {
+    const r = await s.call("exec", { command: "/usr/bin/printf ok" });
+    assert.equal(r.isError, false, r.text);
+  }
+
+  test("a ~/.profile created after start is not run by `exec id` under allowlist; the server warns once", async () => {
+    await withHome({}, strict, async (s, home) => {
+      await settle(s);
+      writeFiles(home, { ".profile": planting(home) });
+      const r = await s.call("exec", { command: "id" });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(existsSync(markerIn(home)), false, "the changed ~/.profile ran");
+      await s.call("exec", { command: "id" });
+      assert.ok(warned(s, join(home, ".profile")), s.stderr);
+      const count = s.stderr.split(`shell startup file ${join(home, ".profile")} changed`).length - 1;
+      assert.equal(count, 1, `warned once, not per call:\n${s.stderr}`);
+    });
+  });
+
+  test("a denied command does not run a changed ~/.profile either", async () => {
+    await withHome({ ".profile": "# trusted\n" }, strict, async (s, home) => {
+      await settle(s);
+      writeFiles(home, { ".profile": planting(home) });
+      await expectThrownExec(s, { command: "touch /tmp/never-clawexec" }, "exec denied: allowlist miss");
+      assert.equal(existsSync(markerIn(home)), false, "the changed ~/.profile ran");
+    });
+  });
+
+  test("a login probe that failed at start-up is not retried after a change", async () => {
+    await withHome({ ".profile": "exit 3\n" }, strict, async (s, home) => {
+      await settle(s);
+      writeFiles(home, { ".profile": planting(home) });
+      const r = await s.call("exec", { command: "id" });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(existsSync(markerIn(home)), false, "the changed ~/.profile ran");
+    });
+  });
+
+  test("a per-call ask=always makes the call strict under a full configuration", async () => {
+    await withHome({ ".profile": "# trusted\n" }, {}, async (s, home) => {
+      await settle(s);
+      writeFiles(home, { ".profile": planting(home) });
+      await s.call("exec", { command: "id", ask: "always" });
+      assert.equal(existsSync(markerIn(home)), false, "the changed ~/.profile ran");
+    });
+  });
+
+  test("a changed ~/.bashrc is not captured again for a strict call that would use the snapshot", async () => {
+    const files = { ".bashrc": "alias a='printf trusted'\n" };
+    await withHome(files, strict, async (s, home) => {
+      await settle(s);
+      writeFiles(home, { ".bashrc": `touch '${markerIn(home)}'\nalias a='printf planted'\n` });
+      // Exactly the enforced rendering: the command runs unchanged, so the snapshot is wanted.
+      const r = await s.call("exec", { command: "/usr/bin/ls /" });
+      assert.equal(r.isError, false, r.text);
+      assert.equal(existsSync(markerIn(home)), false, "the changed ~/.bashrc ran");
+      assert.ok(warned(s, join(home, ".bashrc")), s.stderr);
+    });
+  });
+
+  // Variants: other files the probe or capture reads, another shell, a symlink retargeted.
+  const variants = [
+    { name: "~/.bash_profile created", shell: "/bin/bash", write: (home) => writeFiles(home, { ".bash_profile": planting(home) }) },
+    { name: "zsh: ~/.zprofile created", shell: "/usr/bin/zsh", write: (home) => writeFiles(home, { ".zprofile": planting(home) }) },
+    { name: "zsh: ~/.zshenv created", shell: "/usr/bin/zsh", write: (home) => writeFiles(home, { ".zshenv": planting(home) }) },
+    {
+      name: "~/.profile symlink retargeted",
+      shell: "/bin/bash",
+      files: { "dotfiles/profile": "# trusted\n", "dotfiles/evil": "# planted later\n" },
+      prepare: (home) => symlinkSync(join(home, "dotfiles/profile"), join(home, ".profile")),
+      write: (home) => {
+        writeFileSync(join(home, "dotfiles/evil"), planting(home));
+        rmSync(join(home, ".profile"));
+        symlinkSync(join(home, "dotfiles/evil"), join(home, ".profile"));
+      },
+    },
+  ];
+  for (const v of variants) {
+    test(`${v.name} after start is not run by a strict call`, async () => {
+      const options = { ...strict, env: { SHELL: v.shell }, ...(v.prepare ? { prepare: v.prepare } : {}) };
+      await withHome(v.files ?? {}, options, async (s, home) => {
+        await settle(s);
+        v.write(home);
+        const r = await s.call("exec", { command: "id" });
+        assert.equal(r.isError, false, r.text);
+        assert.equal(existsSync(markerIn(home)), false, "the changed startup file ran");
+        assert.match(s.stderr, /shell startup file \S+ changed since this server started/);
+      });
+    });
+  }
+
+  test("under security=full ask=off the changed file is run again, even with its mtime reset", async () => {
+    // Whole seconds, so that setting the mtime back restores it exactly.
+    const stamp = 1_700_000_000;
+    const prepare = (home) => utimesSync(join(home, ".profile"), stamp, stamp);
+    await withHome({ ".profile": 'export PATH="$HOME/one:$PATH"\n' }, { prepare }, async (s, home) => {
+      const before = await pathEntries(s);
+      assert.equal(before[0], `${home}/one`);
+      const file = join(home, ".profile");
+      // Same size, same inode, same mtime: only the content tells.
+      writeFileSync(file, 'export PATH="$HOME/two:$PATH"\n');
+      utimesSync(file, stamp, stamp);
+      assert.equal(statSync(file).mtimeMs, stamp * 1000);
+      const after = await pathEntries(s);
+      assert.equal(after[0], `${home}/two`, after.join(":"));
+      writeFiles(home, { ".profile": planting(home) });
+      await pathEntries(s);
+      assert.equal(existsSync(markerIn(home)), true, "a full policy re-runs the changed file");
+      assert.ok(!s.stderr.includes("changed since this server started"), s.stderr);
     });
   });
 });
