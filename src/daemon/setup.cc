@@ -97,6 +97,11 @@ Result<Setup> load_setup(const std::string& agent_id) {
     long long ms = std::strtoll(t, &end, 10);
     if (end && *end == '\0' && ms > 0) setup.service.approval_timeout_ms = ms;
   }
+  if (const char* t = std::getenv("CLAWEXEC_TEST_ANALYSIS_DELAY_MS"); t && *t) {
+    char* end = nullptr;
+    long long ms = std::strtoll(t, &end, 10);
+    if (end && *end == '\0' && ms > 0) setup.service.analysis_delay_ms = ms;
+  }
   // The reference logs these when it builds the safe-bin policy: unprofiled and interpreter
   // safe bins are never auto-allowed, which an operator should hear about once, at startup.
   policy::SafeBinLayer layer;

@@ -21,6 +21,9 @@
 #include "exec/script_preflight.h"
 #include "exec/service.h"
 
+#include <chrono>
+#include <thread>
+
 namespace clawexec::exec {
 namespace {
 
@@ -132,6 +135,9 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
   // Steps 2-14 analyse the command (control guards, sqlite3 guard): off the io thread.
   off_io_thread(
       [call] {
+        if (call->config->analysis_delay_ms > 0) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(call->config->analysis_delay_ms));
+        }
         call->planned = plan_exec(*call->config, call->args, call->ctx);
         if (auto* plan = std::get_if<ExecPlan>(&call->planned)) plan->startup_files = startup_file_use(*call->config, *plan);
       },

@@ -116,6 +116,9 @@ struct ServiceConfig {
   /// How long an approval waits for an answer (DEFAULT_EXEC_APPROVAL_TIMEOUT_MS, 30 min;
   /// CLAWEXEC_APPROVAL_TIMEOUT_MS overrides it).
   int64_t approval_timeout_ms = 1800000;
+  /// Test seam (CLAWEXEC_TEST_ANALYSIS_DELAY_MS): the analysis stage of every call first sleeps
+  /// this long on its analysis thread, so tests can show it never holds up the io thread.
+  int64_t analysis_delay_ms = 0;
   /// Session overrides of the serving client (serve --security/--ask, an operator's /exec):
   /// they can only tighten what the configuration says.
   std::optional<config::ExecSecurity> session_security;

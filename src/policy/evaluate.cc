@@ -361,9 +361,8 @@ AllowlistEvaluation evaluate_shell_allowlist(std::string_view command, const Eva
     seg.trust_mode = blocked ? TrustMode::kPromptOnly : c.trust_mode;
     seg.allow_always = c.allow_always && !blocked && !wrapper_unresolved_path;
     if (seg.satisfied_by == SatisfiedBy::kNone) all = false;
-    const std::vector<ExplainStep>& steps = out.plan.explanation.steps;
-    auto step = std::find_if(steps.begin(), steps.end(), [&](const ExplainStep& s) { return s.id == c.step_id; });
-    if (step == steps.end() || !ctx.resolve.fs) {
+    const ExplainStep* step = out.plan.explanation.step(c.step_id);
+    if (!step || !ctx.resolve.fs) {
       seg.pin_failure = "segment metadata mismatch";
     } else {
       PinnedArgv pinned = pin_segment_argv(*step, c, seg, ctx.resolve, ctx.dialect);

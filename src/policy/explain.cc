@@ -445,6 +445,11 @@ std::string_view to_string(StepContext context) {
   return "top-level";
 }
 
+const ExplainStep* ShellExplanation::step(size_t id) const {
+  if (id >= step_positions.size() || step_positions[id] >= steps.size()) return nullptr;
+  return &steps[step_positions[id]];
+}
+
 bool ShellExplanation::has_shape(std::string_view shape) const {
   return std::find(shapes.begin(), shapes.end(), shape) != shapes.end();
 }
@@ -485,6 +490,8 @@ ShellExplanation explain_shell_command(std::string_view source, shell::ShellDial
     if (ta != tb) return ta;
     return false;
   });
+  out.step_positions.assign(w.next_id, static_cast<size_t>(-1));
+  for (size_t i = 0; i < out.steps.size(); ++i) out.step_positions[out.steps[i].id] = i;
   return out;
 }
 

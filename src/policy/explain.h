@@ -96,7 +96,10 @@ struct ShellExplanation {
   /// canonical rendering checks that each of them is a candidate it renders.
   size_t top_level_commands = 0;
   shell::ShellDialect dialect = shell::ShellDialect::kBash;
+  std::vector<size_t> step_positions;  // step id -> index in `steps` (see step())
 
+  /// The step with this id (nullptr if none); constant time.
+  const ExplainStep* step(size_t id) const;
   bool has_shape(std::string_view shape) const;
   bool has_risk(std::string_view kind) const;
 };

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 #include "base/utf.h"
@@ -162,15 +163,14 @@ std::vector<ChainGroup> group_steps(std::vector<PlannedStep> steps, const std::v
                                     const ExplainStep* wrapper, const std::vector<Risk>& risks) {
   std::stable_sort(steps.begin(), steps.end(),
                    [](const PlannedStep& a, const PlannedStep& b) { return a.step->span.begin < b.step->span.begin; });
-  std::vector<std::pair<size_t, std::string>> ops;  // from step id -> topology operator
+  std::unordered_map<size_t, std::string> ops;  // from step id -> topology operator (the first one)
   for (const ExplainOperator& op : operators) {
-    if (op.parent_id == parent) ops.emplace_back(op.from_step, topology_operator(op.kind));
+    if (op.parent_id == parent) ops.emplace(op.from_step, topology_operator(op.kind));
   }
   auto op_from = [&](size_t id) -> std::optional<std::string> {
-    for (const auto& [from, op] : ops) {
-      if (from == id) return op;
-    }
-    return std::nullopt;
+    auto it = ops.find(id);
+    if (it == ops.end()) return std::nullopt;
+    return it->second;
   };
   std::vector<ChainGroup> groups;
   auto finalize = [&](const std::vector<PlannedStep>& members, std::string op_to_next) {

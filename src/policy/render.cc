@@ -21,13 +21,6 @@ namespace {
 
 using shell::Separator;
 
-const ExplainStep* find_step(const ShellExplanation& e, size_t id) {
-  for (const ExplainStep& s : e.steps) {
-    if (s.id == id) return &s;
-  }
-  return nullptr;
-}
-
 // The separator text between two rendered segments, or nullopt when the parser's separator
 // does not say what the plan's grouping says.
 std::optional<std::string_view> separator_text(Separator next, bool pipe_in_group, std::string_view op_to_next) {
@@ -81,7 +74,7 @@ RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation)
     const ChainGroup& group = plan.groups[g];
     for (size_t k = 0; k < group.candidates.size(); ++k, ++index) {
       const SegmentEvaluation& seg = evaluation.segments[index];
-      const ExplainStep* step = find_step(plan.explanation, candidates[index]->step_id);
+      const ExplainStep* step = plan.explanation.step(candidates[index]->step_id);
       if (!step || step->context != StepContext::kTopLevel) {
         out.reason = "shell quoting required in wrapper payload";
         return out;

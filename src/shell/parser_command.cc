@@ -15,6 +15,7 @@
 // second heredoc on one line, a heredoc before the command name, assignments with only a
 // redirection) is recorded as a quirk.
 
+#include <algorithm>
 #include <utility>
 
 #include "shell/parser_internal.h"
@@ -163,8 +164,13 @@ void Parser::note_command_name(size_t index, const Word& name, size_t command_st
   if (is_declaration_name(name)) command_at(index).form = CommandForm::kDeclaration;
   // bash's coproc keyword runs the rest asynchronously; nothing here follows it.
   if (dialect_ == ShellDialect::kBash && name.text == "coproc") quirk("the coproc keyword");
+  // The run of non-blank characters the reference looks at lies within the command's first
+  // word (an assignment or the name): bounding the scan there keeps it linear.
+  const Command& command = command_at(index);
+  const Word& first = command.assignments.empty() ? name : command.assignments.front();
+  size_t first_end = first.offset - base_ + first.text.size();
   if (contains_line_continuation(name.text) ||
-      starts_with_spliced_word(src_.substr(command_start))) {
+      starts_with_spliced_word(src_.substr(command_start, first_end - std::min(first_end, command_start)))) {
     command_at(index).name_has_line_continuation = true;
   }
 }

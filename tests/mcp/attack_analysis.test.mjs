@@ -327,9 +327,12 @@ describe("the canonical rendering is what auto-approved commands run", { concurr
 });
 
 describe("a command too large to analyse", { concurrency: 1 }, () => {
-  test("is never auto-approved", async () => {
+  test("is never auto-approved: refused for its size, nothing of it run", async () => {
     const s = await server();
     const w = world();
-    await expectNotRun(s, w, `ls ${"a".repeat(100 * 1024)} ${"b".repeat(30 * 1024)} #$(touch ${w.marker})`);
+    const r = await s.call("exec", { command: `ls ${"a".repeat(100 * 1024)} ${"b".repeat(30 * 1024)} #$(touch ${w.marker})` });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^exec: the command is \d+ bytes; the limit is/);
+    assert.equal(existsSync(w.marker), false);
   });
 });
