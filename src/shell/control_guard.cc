@@ -4,7 +4,8 @@
 // the reference's verdict (including where its analysis gives up), and do so without running
 // anything.
 //
-// Approach: explain the line (explain.h). When that works, every listed command, top level
+// Approach: explain the line (explain.h), as bash and, where their grammars differ, also as
+// dash reads it. When that works, every listed command, top level
 // first, is expanded into payload candidates (payload_candidates.h) and each candidate is
 // tested by the matchers, /approve before channel login, candidate by candidate; then the
 // operator-CLI rule and the sqlite3 rule run over all candidate argvs. When the reference could not explain the line,
@@ -85,13 +86,22 @@ void add_line_candidates(std::string_view command, Candidates& out) {
 UnsafeShellCommand detect_unsafe_shell_command(std::string_view command,
                                                const StateDbContext* state_db) {
   std::string_view raw = js_trim(command);
-  Explanation explanation = explain_command(raw);
-  if (explanation.outcome == ExplainOutcome::kWorkLimitExceeded) {
-    return UnsafeShellCommand::kIncompleteAnalysis;
-  }
+  // The line may run under bash or dash: every command either of them would run is checked.
+  std::vector<ShellDialect> dialects = {ShellDialect::kBash};
+  if (dialects_may_differ(raw)) dialects.push_back(ShellDialect::kDash);
   Candidates candidates;
-  if (explanation.outcome == ExplainOutcome::kUnparseable) add_line_candidates(raw, candidates);
-  for (const ExplainedCommand& step : explanation.commands) add_candidates(step.argv, candidates);
+  bool line_candidates = false;
+  for (ShellDialect dialect : dialects) {
+    Explanation explanation = explain_command(raw, dialect);
+    if (explanation.outcome == ExplainOutcome::kWorkLimitExceeded) {
+      return UnsafeShellCommand::kIncompleteAnalysis;
+    }
+    if (explanation.outcome == ExplainOutcome::kUnparseable && !line_candidates) {
+      add_line_candidates(raw, candidates);
+      line_candidates = true;
+    }
+    for (const ExplainedCommand& step : explanation.commands) add_candidates(step.argv, candidates);
+  }
   for (const std::string& candidate : candidates.control) {
     if (is_approve_command(candidate)) return UnsafeShellCommand::kApprove;
     if (is_channel_login_command(candidate)) return UnsafeShellCommand::kChannelLogin;

@@ -50,6 +50,14 @@ TEST(CheckControlCommands, Conformance30ChannelLoginIsRejected) {
   expect_rejected("npx openclaw channels login --channel whatsapp", kChannelLoginMessage);
 }
 
+// bash reads one $'...' argument where dash reads "$", a quoted backslash and more commands.
+TEST(CheckControlCommands, CommandsOnlyDashWouldRunAreCheckedToo) {
+  expect_rejected("echo $'\\' ; /approve 1234 allow-once ; \\'x'", kApproveMessage);
+  expect_rejected("true $'\\' ; clawexec approvals resolve abcd allow-once ; \\'x'", kOperatorCliMessage);
+  expect_rejected("true \"$'\" ; /approve 1234 deny", kApproveMessage);
+  EXPECT_TRUE(check_control_commands("echo $'a\\'b'").ok());
+}
+
 TEST(CheckControlCommands, ShellWrapperPayloadsAreCheckedRecursively) {
   expect_rejected("bash -c '/approve abc deny'", kApproveMessage);
   expect_rejected("sh -lc \"echo hi; /approve abc always\"", kApproveMessage);

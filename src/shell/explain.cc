@@ -68,6 +68,7 @@ bool is_assignment_text(std::string_view text) {
 }
 
 struct Walk {
+  ShellDialect dialect = ShellDialect::kBash;
   size_t remaining = kMaxExplainNodes;
   bool parse_error = false;
   bool work_limit = false;
@@ -118,7 +119,7 @@ namespace {
 
 void explain_into(std::string_view source, CommandContext context, int payload_depth, Walk& walk) {
   ParseError error;
-  Result<Script> parsed = parse_script(source, context, &error);
+  Result<Script> parsed = parse_script(source, context, &error, walk.dialect);
   // For input that does not parse: what was parsed before the error, plus an estimate for
   // the rest (tree-sitter counts the nodes of its error recovery too).
   size_t nodes =
@@ -151,13 +152,21 @@ std::string explain_value(const Word& word) {
   return word.value;
 }
 
-Explanation explain_command(std::string_view source) {
+bool dialects_may_differ(std::string_view source) {
+  for (std::string_view marker : {"$'", "$\"", "|&", "&>"}) {
+    if (source.find(marker) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+Explanation explain_command(std::string_view source, ShellDialect dialect) {
   Explanation explanation;
   if (utf16_length(source) > kMaxExplainSourceUnits) {
     explanation.outcome = ExplainOutcome::kUnparseable;
     return explanation;
   }
   Walk walk;
+  walk.dialect = dialect;
   explain_into(source, CommandContext::kTopLevel, 0, walk);
   if (walk.work_limit) {
     explanation.outcome = ExplainOutcome::kWorkLimitExceeded;

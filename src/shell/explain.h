@@ -57,8 +57,12 @@ std::optional<Argv> explained_argv(const Command& command);
 /// literal found verbatim in one argument.
 std::optional<std::string> explained_payload(const Command& command, const Argv& argv);
 
-/// Explains `source` (the caller trims it). Pure and deterministic.
-Explanation explain_command(std::string_view source);
+/// Explains `source` (the caller trims it) as `dialect` reads it. Pure and deterministic.
+Explanation explain_command(std::string_view source, ShellDialect dialect = ShellDialect::kBash);
+
+/// True when bash and dash could read `source` as different commands (it holds $'...', $"...",
+/// |& or &>, the only places where their word-level grammars differ).
+bool dialects_may_differ(std::string_view source);
 
 /// The argv value the explainer uses for a word: Word::value, except that a word of several
 /// parts containing an unescaped pattern character keeps its raw text minus backslash escapes
