@@ -13,6 +13,7 @@
 #include "base/utf.h"
 #include "env/channel_context.h"
 #include "env/host_exec_env.h"
+#include "env/interactive_tools.h"
 #include "env/path_prepend.h"
 #include "env/shell_select.h"
 #include "exec/gateway_approval.h"
@@ -298,6 +299,9 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
     plan.warnings.insert(plan.warnings.end(), gate->warnings.begin(), gate->warnings.end());
     plan.bookkeeping = std::move(gate->bookkeeping);
     plan.preflight = gate->preflight;
+    // Under a restricted policy, a pager or editor the command starts cannot be driven by the
+    // agent's later input into running other commands (env/interactive_tools.h).
+    if (gate->preflight) env::apply_non_interactive_tools(plan.env);
   }
   if (plan.host == ExecHost::kNode) {
     std::string node = string_arg(args, "node").value_or(settings.node.value_or(""));

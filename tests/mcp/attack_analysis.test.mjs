@@ -336,3 +336,55 @@ describe("a command too large to analyse", { concurrency: 1 }, () => {
     assert.equal(existsSync(w.marker), false);
   });
 });
+
+describe("pagers and editors an approved command starts cannot run what the agent types", { concurrency: 2 }, () => {
+  // git in a repository whose log does not fit a screen: git starts its pager (less) in a PTY,
+  // and `!cmd` typed into less would run cmd; `git commit` would start vi, where `:!cmd` would.
+  function repo(w) {
+    const dir = join(w.dir, "repo");
+    const git = (...args) =>
+      spawnSync("git", args, {
+        cwd: dir,
+        env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" },
+      });
+    mkdirSync(dir);
+    git("init", "-q");
+    for (let i = 0; i < 60; i++) git("commit", "-q", "--allow-empty", "-m", `commit ${i}`);
+    return dir;
+  }
+  const gitIdentity = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+
+  async function typeInto(s, command, workdir, typed) {
+    const r = await s.call("exec", { command, workdir, pty: true, background: true });
+    assert.equal(r.details?.status, "running", r.text);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await s.call("process", { action: "write", sessionId: r.details.sessionId, data: typed });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await s.call("process", { action: "kill", sessionId: r.details.sessionId });
+  }
+
+  test("`!cmd` typed into git log's pager does not run", async () => {
+    const w = world();
+    const dir = repo(w);
+    const s = await server({ env: gitIdentity });
+    await typeInto(s, "git log", dir, `!touch ${w.marker}\n`);
+    assert.equal(existsSync(w.marker), false);
+  });
+
+  test("`:!cmd` typed into git commit's editor does not run", async () => {
+    const w = world();
+    const dir = repo(w);
+    const s = await server({ env: gitIdentity });
+    await typeInto(s, "git commit --allow-empty", dir, `\x1b:!touch ${w.marker}\r`);
+    assert.equal(existsSync(w.marker), false);
+  });
+
+  test("restricted policies give commands cat as pager, secure less and no editor", async () => {
+    const s = await server();
+    const r = await s.call("exec", { command: "cat /proc/self/environ" });
+    const vars = new Set(r.text.split("\\x00"));
+    for (const v of ["PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "LESSSECURE=1", "GIT_EDITOR=false", "EDITOR=false"]) {
+      assert.ok(vars.has(v), `${v} in ${r.text}`);
+    }
+  });
+});
