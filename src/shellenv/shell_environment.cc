@@ -15,6 +15,8 @@
 
 #include "shellenv/shell_environment.h"
 
+#include "shell/word.h"
+
 #include <algorithm>
 #include <deque>
 
@@ -204,7 +206,7 @@ void ShellEnvironment::validate_then(const std::shared_ptr<SnapshotEntry>& entry
                                      std::function<void(bool)> next) {
   std::vector<std::string> argv = {entry->shell};
   argv.insert(argv.end(), entry->shell_args.begin(), entry->shell_args.end());
-  argv.push_back(". " + sh_quote(file) + " >/dev/null 2>&1");
+  argv.push_back(". " + shell::single_quote(file) + " >/dev/null 2>&1");
   ShellRunSpec spec{.argv = std::move(argv),
                     .env = entry->capture,
                     .cwd = sys::is_directory(settings_.home) ? settings_.home : std::string("/"),

@@ -7,6 +7,8 @@
 
 #include "shellenv/snapshot_text.h"
 
+#include "shell/word.h"
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -22,6 +24,7 @@
 #include "base/utf.h"
 #include "env/shell_select.h"
 #include "policy/sha256.h"
+#include "shell/word.h"
 
 namespace clawexec::shellenv {
 namespace {
@@ -130,30 +133,18 @@ std::vector<std::string> capture_shell_args(std::string_view shell) {
   return {"-i", "-c"};
 }
 
-std::string sh_quote(std::string_view value) {
-  std::string out = "'";
-  for (char c : value) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  out += '\'';
-  return out;
-}
 
 std::string capture_command(std::string_view shell, const std::string& output_path) {
   bool zsh = env::posix_basename(shell) == "zsh";
   std::string out = "{\n";
   // An interactive bash has read ~/.bashrc already; zsh runs with -f and reads .zshrc here.
   out += zsh ? "if [ -r \"${ZDOTDIR:-$HOME}/.zshrc\" ]; then . \"${ZDOTDIR:-$HOME}/.zshrc\"; fi\n" : ":\n";
-  out += "printf '\\n%s\\n' " + sh_quote(kCaptureMarker) + "\n";
+  out += "printf '\\n%s\\n' " + shell::single_quote(kCaptureMarker) + "\n";
   out += zsh ? "alias -L 2>/dev/null || true\n" : "alias 2>/dev/null || true\n";
   out += "(typeset -f 2>/dev/null || declare -f 2>/dev/null || true)\n";
-  out += "printf '\\n%s\\n' " + sh_quote(kEnvMarker) + "\n";
+  out += "printf '\\n%s\\n' " + shell::single_quote(kEnvMarker) + "\n";
   out += "env -0\n";
-  out += "} > " + sh_quote(output_path);
+  out += "} > " + shell::single_quote(output_path);
   return out;
 }
 
@@ -201,7 +192,7 @@ std::optional<SnapshotFile> build_snapshot_file(std::string_view output) {
       "unalias -a 2>/dev/null || true\n";
   if (!js_trim(state).empty()) file.text += state + "\n";
   for (const auto& [name, value] : exported) {
-    file.text += "export " + name + "=" + sh_quote(value) + "\n";
+    file.text += "export " + name + "=" + shell::single_quote(value) + "\n";
     if (name == "PATH") file.exported_path = value;
   }
   return file;
@@ -215,16 +206,16 @@ std::string restore_script(const env::EnvList& exec_env, const env::EnvList& bas
     const std::string* before = env::find_var(baseline, name);
     if ((now == nullptr) == (before == nullptr) && (now == nullptr || *now == *before)) continue;
     if (!out.empty()) out += '\n';
-    out += now ? "export " + std::string(name) + "=" + sh_quote(*now) : "unset " + std::string(name);
+    out += now ? "export " + std::string(name) + "=" + shell::single_quote(*now) : "unset " + std::string(name);
   }
   return out;
 }
 
 std::string wrap_with_snapshot(const std::string& command, const std::string& snapshot_path, const std::string& restore) {
-  std::string quoted = sh_quote(snapshot_path);
+  std::string quoted = shell::single_quote(snapshot_path);
   std::string out = "if [ -r " + quoted + " ]; then . " + quoted + "; fi\n";
   if (!js_trim(restore).empty()) out += restore + "\n";
-  out += "eval " + sh_quote(command);
+  out += "eval " + shell::single_quote(command);
   return out;
 }
 

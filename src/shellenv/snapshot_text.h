@@ -50,9 +50,6 @@ std::string capture_command(std::string_view shell, const std::string& output_pa
 /// OPENCLAW_SHELL=exec.
 env::EnvList capture_env(const env::EnvList& base, const std::string& home);
 
-/// Single-quotes `value` for a POSIX shell ('\'' for embedded quotes).
-std::string sh_quote(std::string_view value);
-
 /// The snapshot file built from a capture's output, or nullopt when the markers are missing or
 /// the aliases/functions contain anything secret-looking (then no snapshot may exist at all).
 /// Exports are limited to the safe names; a value that looks like a credential is left out.
