@@ -218,6 +218,8 @@ Result<void> Parser::parse_list(uint32_t stops, bool require_command) {
       continue;
     }
     if (op == Op::kSemicolon || (op == Op::kCaseBreak && !(stops & kStopCaseItem))) {
+      // ";;" outside case: tree-sitter-bash reads a separator, bash and dash a syntax error.
+      if (op == Op::kCaseBreak) quirk("';;' outside case");
       sep = Separator::kSequence;
     } else if (op == Op::kAmp) {
       sep = Separator::kBackground;

@@ -238,5 +238,32 @@ TEST_F(Differential, AnalyzedAndRenderedCommandsRunExactlyThePredictedArgv) {
               static_cast<unsigned long long>(count), exact, rendered);
 }
 
+// Every byte in every position a character class matters: inside a word, starting a word,
+// alone, before a '#', quoted and escaped, and between two commands.
+TEST_F(Differential, EveryByteIsClassifiedAsBashAndDashClassifyIt) {
+  size_t exact = 0, failures = 0;
+  for (int b = 1; b < 256 && failures < 10; ++b) {
+    const std::string c(1, static_cast<char>(b));
+    const std::vector<std::string> forms = {"p x" + c + "y",  "p " + c + "x",        "p x " + c,  "p x" + c + "#y",
+                                            "p " + c + "#y",  "p '" + c + "'",       "p \"" + c + "\"", "p \\" + c,
+                                            "p a" + c + "q b", "p $'" + c + "'",     "p " + c + c};
+    for (const std::string& command : forms) {
+      for (const Shell& shell : shells()) {
+        policy::Decision d = decide(command, shell.dialect);
+        if (!knows_exactly(d.evaluation)) continue;
+        ++exact;
+        std::vector<Argv> want = sorted(expected_records(d.evaluation, false));
+        std::vector<Argv> have = sorted(world_.run(shell.argv, command).records);
+        if (have != want) {
+          ++failures;
+          ADD_FAILURE() << shell.argv[0] << " byte 0x" << std::hex << b << std::dec << ": " << visible(command)
+                        << "\n predicted:\n" << describe(want) << " ran:\n" << describe(have);
+        }
+      }
+    }
+  }
+  EXPECT_GT(exact, 2000u) << "forms the analysis knew exactly";
+}
+
 }  // namespace
 }  // namespace clawexec::differential
