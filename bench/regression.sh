@@ -42,6 +42,11 @@ mkdir -p "$OUT_DIR"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; git -C "$ROOT" worktree remove --force "$BASE_SRC" 2>/dev/null || true' EXIT
 
+# The servers get their own empty HOME: a ~/.openclaw/exec-approvals.json of the machine's user
+# would otherwise act as the legacy approvals file (and fail closed) for an overridden state dir.
+export HOME="$WORK/home"
+mkdir -p "$HOME"
+
 # A state dir whose policy is allowlist with printf allowlisted: the command is analysed,
 # satisfied by the allowlist and a safe bin, and run as its rendering.
 mkdir -p "$WORK/state-allowlist"
@@ -80,6 +85,10 @@ def latency(kind, side):
         xs.append(d["exec_true_ms"]["p50"])
     return med(xs)
 pb, pc = policy("base"), policy("current")
+for f in glob.glob(os.path.join(out, "latency-*.json")):
+    d = json.loads(open(f).read().strip().splitlines()[-1])
+    if d.get("failures"):
+        print(f"warning: {os.path.basename(f)}: {d['failures']} failed calls ({d.get('shell')})", file=sys.stderr)
 print("| Figure | base | current | current/base |")
 print("|---|---|---|---|")
 for k in pb:
