@@ -15,6 +15,7 @@ namespace clawexec::exec {
 
 class GatewayApproval;
 class Run;
+struct GatewayContext;
 
 /// Everything decided before spawning: where, what, in which directory and environment.
 struct ExecPlan {
@@ -33,6 +34,8 @@ struct ExecPlan {
   double timeout_seconds = 0;  // <= 0: none
   std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
   std::shared_ptr<GatewayApproval> approval;  // set: a human must decide before anything runs
+  /// The call's gateway policy context, when already computed (the gate reuses it).
+  std::shared_ptr<GatewayContext> gateway_context;
   env::EnvList env_overrides;  // the call's `env` (approval requests list the keys only)
   /// tools.exec.pathPrepend with "~" expanded; re-applied inside the command on the gateway.
   std::vector<std::string> path_prepend;

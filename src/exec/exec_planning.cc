@@ -7,6 +7,8 @@
 #include "exec/exec_planning.h"
 
 #include <cmath>
+#include <mutex>
+#include <unordered_map>
 
 #include "base/strings.h"
 #include "base/time.h"
@@ -162,9 +164,27 @@ ShellInvocation shell_for(const env::EnvList& server_env) {
   return {program, config.args};
 }
 
+namespace {
+
+// The real program's name of a shell path, remembered per path: the shell of a server does not
+// change, and each analysed call would otherwise walk its symlinks (analysis threads share it).
+std::string real_program_name(const std::string& program) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::string> names;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = names.find(program);
+  if (it != names.end()) return it->second;
+  if (names.size() > 64) names.clear();
+  Result<std::string> real = sys::real_path(program);
+  std::string name(env::posix_basename(real.ok() ? real.value() : program));
+  names.emplace(program, name);
+  return name;
+}
+
+}  // namespace
+
 shell::ShellDialect dialect_of(const std::string& shell_program) {
-  Result<std::string> real = sys::real_path(shell_program);
-  std::string_view name = env::posix_basename(real.ok() ? real.value() : shell_program);
+  std::string name = real_program_name(shell_program);
   // $'...' and friends: bash, zsh, ksh/mksh and busybox ash have them; dash (Debian's sh) has not.
   if (name == "dash" || name == "sh" || name == "posh") return shell::ShellDialect::kDash;
   return shell::ShellDialect::kBash;
@@ -172,8 +192,7 @@ shell::ShellDialect dialect_of(const std::string& shell_program) {
 
 ShellInvocation shell_for_rendered(const ShellInvocation& shell) {
   static constexpr std::string_view kPosixFamily[] = {"bash", "dash", "sh", "zsh", "ksh", "ksh93", "mksh", "ash", "busybox", "posh"};
-  Result<std::string> real = sys::real_path(shell.first);
-  std::string_view name = env::posix_basename(real.ok() ? real.value() : shell.first);
+  std::string name = real_program_name(shell.first);
   for (std::string_view known : kPosixFamily) {
     if (name == known) return shell;
   }
@@ -251,10 +270,11 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   return plan;
 }
 
-shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, const ExecPlan& plan) {
+shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, ExecPlan& plan) {
   if (plan.host != ExecHost::kGateway) return shellenv::StartupFileUse::kTrustedOnly;
   // The same effective policy the gate decides with (it asks the cached approvals document).
   Result<std::shared_ptr<GatewayContext>> g = gateway_context(config, &plan.args);
+  if (g.ok()) plan.gateway_context = *g;
   bool full = g.ok() && (*g)->host.host_security == config::ExecSecurity::kFull && (*g)->host.host_ask == config::ExecAsk::kOff;
   return full ? shellenv::StartupFileUse::kRerunChanged : shellenv::StartupFileUse::kTrustedOnly;
 }
@@ -289,7 +309,8 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
   }
   if (plan.host == ExecHost::kGateway) {
     ApprovalRoute route = ctx.elicit || ctx.pending_approvals ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
-    Result<GateOutcome> gate = gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env), route);
+    Result<GateOutcome> gate =
+        gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env), route, std::move(plan.gateway_context));
     if (!gate.ok()) return ToolResult::thrown(gate.error().message);
     plan.approval = std::move(gate->approval);
     if (!plan.approval) {

@@ -44,7 +44,8 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
 
 /// kRerunChanged when the call's effective policy (configuration, approvals document, per-call
 /// `ask`) is security=full ask=off on the gateway, else kTrustedOnly.
-shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, const ExecPlan& plan);
+/// Also keeps the call's gateway policy context in `plan` for the gate to reuse.
+shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, ExecPlan& plan);
 
 /// Steps 14-18 once the login PATH is known: PATH assembly, the policy gate, the node hand-off,
 /// the timeout and whether scripts are preflighted.

@@ -261,9 +261,10 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
 
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env, ApprovalRoute route) {
+                                        const std::string& path_env, ApprovalRoute route,
+                                        std::shared_ptr<GatewayContext> context) {
   GateOutcome out;
-  std::shared_ptr<GatewayContext> g = TRY(gateway_context(config, &args));
+  std::shared_ptr<GatewayContext> g = context ? std::move(context) : TRY(gateway_context(config, &args));
   out.preflight = !(g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff);
   if (!needs_analysis(*g)) {
     out.command = command;  // nothing the engine could refuse or ask about

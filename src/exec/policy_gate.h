@@ -30,6 +30,7 @@ Result<policy::ExecCallPolicy> effective_call_policy(const ServiceConfig& config
 Result<void> check_security_floor(const ServiceConfig& config, ExecHost host);
 
 class GatewayApproval;
+struct GatewayContext;
 
 /// Whether a human can be asked for this call (an MCP client with elicitation).
 enum class ApprovalRoute { kNone, kAvailable };
@@ -50,10 +51,12 @@ struct GateOutcome {
 
 /// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.
 /// Errors (kRejected) carry the reference's denial texts.
-/// The command is read as the shell that would run it ($SHELL) reads it.
+/// The command is read as the shell that would run it ($SHELL) reads it. `context`: the call's
+/// policy context when already computed (gateway_context), else computed here.
 Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
                                         const std::string& command, const std::string& workdir,
-                                        const std::string& path_env, ApprovalRoute route);
+                                        const std::string& path_env, ApprovalRoute route,
+                                        std::shared_ptr<GatewayContext> context = nullptr);
 
 /// `clawexec policy explain`: the full analysis of `command` for the gateway host (the effective
 /// policy, every segment with its resolution and what satisfied it, the decision), as the
