@@ -23,7 +23,7 @@ namespace {
 // An identity younger than this may still change without moving (same timestamp tick).
 constexpr int64_t kRacyWindowNs = 1'000'000'000;
 
-std::string identity_of(const sys::FileInfo& info) {
+std::string identity_text(const sys::FileInfo& info) {
   return std::to_string(static_cast<int>(info.type)) + ':' + std::to_string(info.dev) + ':' +
          std::to_string(info.ino) + ':' + std::to_string(info.size) + ':' + std::to_string(info.mtime_ns) + ':' +
          std::to_string(info.ctime_ns);
@@ -57,21 +57,25 @@ std::string StartupFingerprints::fingerprint_file(const std::string& path, int d
     return "absent";
   }
   const sys::FileInfo& info = *stat.value();
-  std::string identity = identity_of(info);
+  const Identity identity{static_cast<int>(info.type), info.dev, info.ino, info.size, info.mtime_ns, info.ctime_ns};
+  auto known = known_.find(path);
   if (info.type == sys::FileType::kDirectory) {
     // Editing a file inside does not move the directory's identity: look at every entry.
-    if (depth > 0) return "directory:" + identity;
+    if (depth > 0) return "directory:" + identity_text(info);
     Result<std::vector<std::string>> names = sys::list_directory(path);
-    if (!names.ok()) return "directory:" + identity;
+    if (!names.ok()) return "directory:" + identity_text(info);
     std::vector<std::string> sorted = names.value();
     std::sort(sorted.begin(), sorted.end());
     std::string listing;
     for (const std::string& name : sorted) listing += name + '=' + fingerprint_file(path + "/" + name, depth + 1) + '\n';
-    return "directory:sha256:" + policy::sha256_hex(listing);
+    known = known_.find(path);  // the entries' lookups may have rehashed the map
+    if (known != known_.end() && known->second.listing == listing) return known->second.fingerprint;
+    std::string fingerprint = "directory:sha256:" + policy::sha256_hex(listing);
+    known_[path] = Known{identity, fingerprint, std::move(listing)};
+    return fingerprint;
   }
-  auto known = known_.find(path);
   if (known != known_.end() && known->second.identity == identity) return known->second.fingerprint;
-  std::string fingerprint = "identity:" + identity;
+  std::string fingerprint = "identity:" + identity_text(info);
   if (info.type == sys::FileType::kRegular && path.size() > 1 && path[0] == '/' &&
       static_cast<uint64_t>(info.size) <= kMaxFingerprintedFileBytes) {
     Result<sys::BoundedRead> read = sys::read_file_within_root("/", path.substr(1), kMaxFingerprintedFileBytes);
@@ -83,7 +87,7 @@ std::string StartupFingerprints::fingerprint_file(const std::string& path, int d
   if (is_racy(info)) {
     known_.erase(path);
   } else {
-    known_[path] = Known{identity, fingerprint};
+    known_[path] = Known{identity, fingerprint, {}};
   }
   return fingerprint;
 }

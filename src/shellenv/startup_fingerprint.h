@@ -35,9 +35,17 @@ class StartupFingerprints {
   int files_hashed() const { return files_hashed_; }
 
  private:
+  /// What a file's stat says: when it is unchanged, so is the fingerprint taken under it.
+  struct Identity {
+    int type = 0;
+    uint64_t dev = 0, ino = 0;
+    int64_t size = 0, mtime_ns = 0, ctime_ns = 0;
+    bool operator==(const Identity&) const = default;
+  };
   struct Known {
-    std::string identity;
+    Identity identity;
     std::string fingerprint;
+    std::string listing;  // directories: the entry listing the fingerprint hashes
   };
   std::string fingerprint_file(const std::string& path, int depth);
   std::map<std::string, Known> known_;
