@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <utility>
 
@@ -237,18 +238,28 @@ std::string_view separator_kind(Separator next, std::string& text) {
 }
 
 // Every substitution the parser read, wherever it sits (inside ${...}, $((...)), an assignment,
-// a redirect target), is a risk, even where no word part shows it.
+// a redirect target), is a risk, even where no word part shows it. Sites already inside a risk
+// of their kind from this source are not repeated (the reference lists those once).
 void collect_substitution_sites(Walker& w, const Source& src, const Script& script) {
-  for (const shell::SubstitutionSite& site : script.substitutions) {
-    std::string_view kind = site.process ? "process-substitution" : "command-substitution";
-    ByteSpan span = map_span(src, site.begin, site.end);
-    bool known = std::any_of(w.out.risks.begin(), w.out.risks.end(), [&](const Risk& r) {
-      return r.kind == kind && r.payload_of == src.parent && r.span.begin <= span.begin && span.end <= r.span.end;
-    });
-    if (known) continue;
-    size_t begin = std::min(site.begin, src.text.size());
-    size_t end = std::min(std::max(site.end, begin), src.text.size());
-    add_risk(w, src, std::string(kind), std::string(src.text.substr(begin, end - begin)), begin, end);
+  for (bool process : {false, true}) {
+    std::string_view kind = process ? "process-substitution" : "command-substitution";
+    // Covering spans sorted by start, with the furthest end reached so far: one binary search
+    // per site tells whether any span starting before it also ends after it.
+    std::vector<std::pair<size_t, size_t>> covering;
+    for (const Risk& r : w.out.risks) {
+      if (r.kind == kind && r.payload_of == src.parent) covering.emplace_back(r.span.begin, r.span.end);
+    }
+    std::sort(covering.begin(), covering.end());
+    for (size_t i = 1; i < covering.size(); ++i) covering[i].second = std::max(covering[i].second, covering[i - 1].second);
+    for (const shell::SubstitutionSite& site : script.substitutions) {
+      if (site.process != process) continue;
+      ByteSpan span = map_span(src, site.begin, site.end);
+      auto after = std::upper_bound(covering.begin(), covering.end(), std::make_pair(span.begin, SIZE_MAX));
+      if (after != covering.begin() && std::prev(after)->second >= span.end) continue;
+      size_t begin = std::min(site.begin, src.text.size());
+      size_t end = std::min(std::max(site.end, begin), src.text.size());
+      add_risk(w, src, std::string(kind), std::string(src.text.substr(begin, end - begin)), begin, end);
+    }
   }
 }
 
