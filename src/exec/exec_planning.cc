@@ -231,10 +231,6 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
   }
   plan.command = string_arg(args, "command").value_or("");
   if (plan.command.empty()) return ToolResult::thrown("Provide a command to start.");
-  // Before any analysis: a command the shell could never receive is not worth analysing.
-  if (std::optional<std::string> too_long = command_size_problem(plan.command.size())) {
-    return ToolResult::thrown(*too_long);
-  }
   if (Result<void> guard = shell::check_control_commands(plan.command); !guard.ok()) {
     return ToolResult::thrown(guard.error().message);
   }
