@@ -30,9 +30,7 @@ std::string shell_join(const std::vector<std::string>& words) {
   std::string out;
   for (const std::string& w : words) {
     if (!out.empty()) out.push_back(' ');
-    bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                                   "@%+=:,./-_") == std::string::npos;
-    out += plain ? w : clawexec::shell::single_quote(w);
+    out += clawexec::shell::quote_if_needed(w);
   }
   return out;
 }

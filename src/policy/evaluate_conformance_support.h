@@ -25,6 +25,7 @@
 #include "policy/evaluate.h"
 #include "policy/exec_resolution.h"
 #include "policy/render.h"
+#include "shell/word.h"
 #include "policy/safe_bins.h"
 
 namespace clawexec::policy::testing {
@@ -181,7 +182,7 @@ inline std::string join_argv_for_shell(const Argv& argv) {
   std::string out;
   for (const std::string& a : argv) {
     if (!out.empty()) out += ' ';
-    out += render_shell_token(a);
+    out += shell::quote_if_needed(a);
   }
   return out;
 }

@@ -12,7 +12,6 @@
 
 #include "policy/render.h"
 
-#include <algorithm>
 
 #include "shell/word.h"
 
@@ -36,14 +35,6 @@ std::optional<std::string_view> separator_text(Separator next, bool pipe_in_grou
 }
 
 }  // namespace
-
-std::string render_shell_token(std::string_view token) {
-  bool bare = !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '@' ||
-           c == '%' || c == '+' || c == '=' || c == ':' || c == ',' || c == '.' || c == '/' || c == '-';
-  });
-  return bare ? std::string(token) : shell::single_quote(token);
-}
 
 RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation) {
   RenderedCommand out;

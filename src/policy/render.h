@@ -10,7 +10,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "policy/evaluate.h"
 
@@ -23,9 +22,5 @@ struct RenderedCommand {
 
 /// Renders the evaluated plan canonically (see above).
 RenderedCommand render_authorized_command(const AllowlistEvaluation& evaluation);
-
-/// A token as the reference renders it in messages: bare when it only holds
-/// [A-Za-z0-9_@%+=:,./-], else single-quoted with ' written as '"'"'.
-std::string render_shell_token(std::string_view token);
 
 }  // namespace clawexec::policy

@@ -13,6 +13,7 @@
 
 #include "shell/word.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "base/utf.h"
@@ -222,6 +223,14 @@ std::string single_quote(std::string_view text) {
   }
   out += '\'';
   return out;
+}
+
+std::string quote_if_needed(std::string_view text) {
+  bool bare = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '@' ||
+           c == '%' || c == '+' || c == '=' || c == ':' || c == ',' || c == '.' || c == '/' || c == '-';
+  });
+  return bare ? std::string(text) : single_quote(text);
 }
 
 bool has_unescaped_pattern(std::string_view text) {

@@ -81,6 +81,11 @@ std::string decode_ansi_c(std::string_view text);
 /// reads the result as exactly one word whose value is `text` (which must not hold a NUL byte).
 std::string single_quote(std::string_view text);
 
+/// `text` as is when it only holds [A-Za-z0-9_@%+=:,./-] (and is not empty), else
+/// single_quote(text): how the reference writes argv words in messages, and how the CLI joins
+/// its own argv into a command.
+std::string quote_if_needed(std::string_view text);
+
 /// True when text contains an unescaped *, ?, [..] or {..} (quotes are not considered:
 /// this is a textual test, as the reference performs it).
 bool has_unescaped_pattern(std::string_view text);

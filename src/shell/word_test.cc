@@ -124,6 +124,15 @@ TEST(ExactWordValue, IsTheValueOnlyWhenNoShellCanExpandTheWord) {
   }
 }
 
+TEST(QuoteIfNeeded, PlainWordsStayBareAndEverythingElseIsSingleQuoted) {
+  EXPECT_EQ(quote_if_needed("/usr/bin/git"), "/usr/bin/git");
+  EXPECT_EQ(quote_if_needed("a=b,c:d@e%f+g"), "a=b,c:d@e%f+g");
+  EXPECT_EQ(quote_if_needed(""), "''");
+  EXPECT_EQ(quote_if_needed("a b"), "'a b'");
+  EXPECT_EQ(quote_if_needed("it's"), "'it'\\''s'");
+  EXPECT_EQ(quote_if_needed("~x"), "'~x'");
+}
+
 TEST(SingleQuote, EveryShellReadsTheTextBack) {
   for (std::string_view text : {"", "plain", "it's", "''", "a\nb", "$x `id` \\ \"", "\x1B[2K"}) {
     std::string quoted = single_quote(text);
