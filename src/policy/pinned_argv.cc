@@ -21,7 +21,6 @@
 #include "base/utf.h"
 #include "policy/evaluate.h"
 #include "policy/shell_wrapper_policy.h"
-#include "shell/carriers.h"
 #include "shell/executable.h"
 
 namespace clawexec::policy {
@@ -83,26 +82,28 @@ PinnedArgv pin_segment_argv(const ExplainStep& step, const Candidate& candidate,
       std::optional<std::string> path = pinned_path(resolve_executable(current[0], ctx));
       if (!path) return fail("wrapper " + std::string(js_trim(current[0])) + " not found on PATH");
       out.push_back(*path);
-      append_range(out, current, 1, current.size());
-      if (&wrapper == &mux) return PinnedArgv{std::move(out), {}};  // the applet is named, not a path
-      out.resize(out.size() - wrapper.argv.size());
+      // A multiplexer's applet is named, not a path: everything after it stays as written.
+      bool multiplexer = &wrapper == &mux;
+      append_range(out, current, 1, multiplexer ? current.size() : current.size() - wrapper.argv.size());
+      if (multiplexer) return PinnedArgv{std::move(out), {}};
       current = wrapper.argv;
       continue;
     }
-    std::string token(js_trim(current[0]));
-    if (token == "command" || token == "exec" || token == "builtin") {
-      std::optional<Argv> carried = shell::resolve_carrier_argv(current, shell::ExecCarrier::kInclude);
-      if (!carried || carried->empty() || !is_suffix(*carried, current)) return fail("segment execution plan unavailable");
-      size_t options_end = current.size() - carried->size();
-      if (token == "builtin") return fail("builtin carrier cannot run a program");
-      if (token == "exec") {
+    // The carriers the trust plan looks through (the same function recognises them).
+    WrapperUnwrap carrier = unwrap_shell_argv_carrier(current);
+    if (carrier.kind == UnwrapKind::kBlocked) return fail("segment execution plan unavailable");
+    if (carrier.kind == UnwrapKind::kUnwrapped) {
+      if (carrier.argv.empty() || !is_suffix(carrier.argv, current)) return fail("segment execution plan unavailable");
+      size_t options_end = current.size() - carrier.argv.size();
+      if (carrier.wrapper == "builtin") return fail("builtin carrier cannot run a program");
+      if (carrier.wrapper == "exec") {
         // exec's own options (-a NAME, -c, -l) are bash's; dash would read them as the program.
         if (options_end > 1 && dialect != shell::ShellDialect::kBash) return fail("exec options need bash");
         out.push_back("exec");
         append_range(out, current, 1, options_end);
       }
       // `command` only skips functions and aliases, which a pinned path never is: dropped.
-      current = std::move(*carried);
+      current = std::move(carrier.argv);
       continue;
     }
     break;

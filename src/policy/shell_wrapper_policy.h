@@ -38,6 +38,9 @@ struct WrapperUnwrap {
 
 /// unwrapKnownDispatchWrapperInvocation (Linux).
 WrapperUnwrap unwrap_known_dispatch_wrapper(const Argv& argv);
+/// unwrapTransparentShellArgvCarrierInvocation: `builtin`, `command` and `exec` (exact
+/// tokens) and the argv they run; `command -p` and carriers that run nothing are blocked.
+WrapperUnwrap unwrap_shell_argv_carrier(const Argv& argv);
 /// unwrapKnownShellMultiplexerInvocation: busybox/toybox [--] <shell applet> ...; any other or
 /// missing applet is blocked.
 WrapperUnwrap unwrap_known_shell_multiplexer(const Argv& argv);

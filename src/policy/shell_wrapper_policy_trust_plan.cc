@@ -30,6 +30,19 @@ bool command_uses_default_path(const Argv& argv) {
   return false;
 }
 
+ExecWrapperTrustPlan blocked_plan(Argv argv, Argv policy_argv, std::vector<std::string> chain,
+                                  std::string wrapper) {
+  ExecWrapperTrustPlan plan;
+  plan.argv = std::move(argv);
+  plan.policy_argv = std::move(policy_argv);
+  plan.wrapper_chain = std::move(chain);
+  plan.policy_blocked = true;
+  plan.blocked_wrapper = std::move(wrapper);
+  return plan;
+}
+
+}  // namespace
+
 // unwrapTransparentShellArgvCarrierInvocation: builtin, command and exec (exact tokens).
 WrapperUnwrap unwrap_shell_argv_carrier(const Argv& argv) {
   if (argv.empty()) return {};
@@ -46,19 +59,6 @@ WrapperUnwrap unwrap_shell_argv_carrier(const Argv& argv) {
   }
   return out;
 }
-
-ExecWrapperTrustPlan blocked_plan(Argv argv, Argv policy_argv, std::vector<std::string> chain,
-                                  std::string wrapper) {
-  ExecWrapperTrustPlan plan;
-  plan.argv = std::move(argv);
-  plan.policy_argv = std::move(policy_argv);
-  plan.wrapper_chain = std::move(chain);
-  plan.policy_blocked = true;
-  plan.blocked_wrapper = std::move(wrapper);
-  return plan;
-}
-
-}  // namespace
 
 ExecWrapperTrustPlan resolve_exec_wrapper_trust_plan(const Argv& argv, int max_depth) {
   Argv current = argv;
