@@ -2,9 +2,10 @@
 //
 // Problem: every gateway-host command must pass the policy engine: the configured mode, the
 // approvals document (which can only tighten), the allowlist, safe bins and strict inline eval.
-// A command the engine allows under `allowlist` security runs as its enforced rendering (the
-// executables replaced by the real paths the analysis matched); a command that needs a human
-// is decided by the ask fallback for now, since this server cannot ask one yet.
+// A command the engine allows under `allowlist` security runs as its canonical rendering (the
+// analysed argv, every word quoted, the programs pinned to the real paths the analysis
+// matched); a command that needs a human goes to an approval, or to the ask fallback when
+// nobody can be asked.
 //
 // Approach: read the approvals document once per call (it is small; the store takes the
 // lock only to write), compute the effective policy with policy/modes, take the fast path for

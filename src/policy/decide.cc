@@ -3,7 +3,7 @@
 //
 // Problem: combine the effective policy (security, ask, ask fallback, strict inline eval) with
 // the allowlist evaluation into one verdict, and name the exact command that will run: under
-// `allowlist` security always the enforced rendering, so what runs is what was matched.
+// `allowlist` security always the canonical rendering, so what runs is what was matched.
 //
 // Approach: the reference's triggers in order - approval required by ask/security, an
 // allowlisted command that cannot be rendered, strict inline eval, edits of the security audit

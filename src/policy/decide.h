@@ -1,7 +1,7 @@
 #pragma once
 // The gateway-host decision (reference spec §7.1 steps 2–5, §7.5): given the effective host
 // policy and everything the evaluation needs, decide whether a command runs as is, runs in its
-// enforced rendering, needs a human, or is refused - and, when it needs a human but none can
+// canonical rendering (render.h), needs a human, or is refused - and, when it needs a human but none can
 // be asked, what the ask fallback decides.
 
 #include <optional>
@@ -43,7 +43,7 @@ struct Decision {
   AllowlistEvaluation evaluation;
   bool durable = false;
   std::optional<InlineEvalHit> strict_inline_eval_hit;
-  std::optional<std::string> enforced_command;  // when the enforced rendering exists
+  std::optional<std::string> enforced_command;  // the canonical rendering, when it exists
   std::string enforced_unavailable_reason;
   std::string command_to_run;  // kAllow: enforced under allowlist, else the original
   std::string deny_message;    // kDeny: the text of the thrown error
