@@ -1,53 +1,26 @@
 // `clawexec approvals pending|resolve|say` (and the registration of `watch`, which lives in
-// policy_cmd_approvals_watch.cc): the operator's side of the approvals socket. The socket path
-// and token come from the approvals document (socket.path, socket.token; the default path is
-// <state>/exec-approvals.sock); the commands talk to whichever `clawexec serve` process is the
-// hub (approvals/operator_channel.h) with the blocking client. Everything an approval carries
-// is shown escaped for display (term/display_escape.h): the command is the agent's text.
+// policy_cmd_approvals_watch.cc): the operator's side of the approvals socket, through
+// operator/pending_approvals.h (which finds the hub that serves it). This file shows what the
+// hub answers; everything an approval carries is shown escaped for display
+// (term/display_escape.h): the command is the agent's text.
 
 #include <chrono>
 #include <iostream>
-#include <memory>
 
 #include <CLI/CLI.hpp>
 
-#include "approvals/document.h"
-#include "approvals/operator_client.h"
 #include "base/strings.h"
 #include "base/utf.h"
 #include "cli/policy_cmd_common.h"
 #include "cli/policy_cmd_queue.h"
 #include "json/json.h"
+#include "operator/pending_approvals.h"
 #include "term/display_escape.h"
 
 namespace clawexec::cli {
 
 namespace bj = boost::json;
-using approvals::OperatorClient;
-
-namespace {
-
-struct Endpoint {
-  std::string socket;
-  std::string token;
-};
-
-Result<Endpoint> socket_endpoint() {
-  OperatorEnv env = operator_env();
-  auto snap = open_store(env).read_snapshot();
-  if (!snap.ok()) return std::move(snap).error();
-  Endpoint out{env.approvals.socket, ""};
-  if (auto s = snap->file.find("socket"); s != snap->file.end() && s->value().is_object()) {
-    const bj::object& socket = s->value().as_object();
-    if (std::string path = field_text(socket, "path"); !path.empty()) {
-      out.socket = approvals::expand_home_prefix(path, env.approvals.home);
-    }
-    out.token = field_text(socket, "token");
-  }
-  return out;
-}
-
-}  // namespace
+namespace op = operator_ops;
 
 std::string shown(const bj::object& o, std::string_view key) { return term::escape_for_display(field_text(o, key)); }
 
@@ -67,16 +40,6 @@ std::string decisions_of(const bj::object& approval) {
     }
   }
   return out.empty() ? "allow-once|allow-always|deny" : join(out, "|");
-}
-
-Result<std::unique_ptr<OperatorClient>> connect_to_hub() {
-  Endpoint endpoint = TRY(socket_endpoint());
-  auto client = OperatorClient::connect(endpoint.socket, endpoint.token);
-  if (!client.ok() && client.error().code == ErrorCode::kNotFound) {
-    return Error{ErrorCode::kNotFound, 0,
-                 "No clawexec server is serving approvals (socket " + endpoint.socket + " not found)."};
-  }
-  return client;
 }
 
 int report(std::string_view command, const Error& error) {
@@ -108,9 +71,7 @@ std::string pad(const std::string& s, size_t width) {
 
 int run_pending(bool as_json) {
   const char* command = "approvals pending";
-  auto client = connect_to_hub();
-  if (!client.ok()) return report(command, client.error());
-  auto list = (*client)->list();
+  auto list = op::list_pending_approvals(op::process_operator_env());
   if (!list.ok()) return report(command, list.error());
   if (as_json) {
     bj::array out;
@@ -137,11 +98,8 @@ int run_pending(bool as_json) {
 int run_resolve(const std::string& id, const std::string& decision, bool as_json) {
   const char* command = "approvals resolve";
   if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
-  auto client = connect_to_hub();
-  if (!client.ok()) return report(command, client.error());
-  auto reply = (*client)->resolve(id, decision);
+  auto reply = op::resolve_pending_approval(op::process_operator_env(), id, decision);
   if (!reply.ok()) return report(command, reply.error());
-  reply->erase("requestId");
   const bool ok = reply->contains("ok") && reply->at("ok") == bj::value(true);
   if (as_json) {
     print_json(*reply);
@@ -158,9 +116,7 @@ int run_say(const std::vector<std::string>& words) {
   if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
   std::string text;
   for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
-  auto client = connect_to_hub();
-  if (!client.ok()) return report(command, client.error());
-  auto reply = (*client)->command(text);
+  auto reply = op::send_operator_text(op::process_operator_env(), text);
   if (!reply.ok()) return report(command, reply.error());
   std::cout << term::escape_for_display(*reply, term::DisplayStyle::kLines) << "\n";
   return reply->rfind("\u274c", 0) == 0 ? 1 : 0;  // replies that start with ❌ are failures

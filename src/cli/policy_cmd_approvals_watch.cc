@@ -20,6 +20,7 @@
 #include "cli/policy_cmd_common.h"
 #include "cli/policy_cmd_queue.h"
 #include "json/json.h"
+#include "operator/pending_approvals.h"
 #include "term/display_escape.h"
 
 namespace clawexec::cli {
@@ -202,7 +203,8 @@ Result<void> watch_session(OperatorClient& client, WatchState& state, bool inter
 int run_watch(bool as_json) {
   const char* command = "approvals watch";
   if (std::optional<int> refused = refuse_under_clawexec(command)) return *refused;
-  auto client = connect_to_hub();
+  const operator_ops::OperatorEnv env = operator_ops::process_operator_env();
+  auto client = operator_ops::connect_to_hub(env);
   if (!client.ok()) return report(command, client.error());
   const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO) && !as_json;
   if (interactive) {
@@ -218,7 +220,7 @@ int run_watch(bool as_json) {
     current.reset();
     for (int i = 0; i < 50 && !current; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      auto again = connect_to_hub();
+      auto again = operator_ops::connect_to_hub(env);
       if (again.ok()) current = std::move(*again);
     }
     if (!current) {
@@ -230,6 +232,5 @@ int run_watch(bool as_json) {
   restore_terminal();
   return 0;
 }
-
 
 }  // namespace clawexec::cli

@@ -1,15 +1,15 @@
 // Effective-policy report over all scopes. The per-scope arithmetic lives in
 // policy::resolve_exec_policy_scope_snapshot; this file only decides which scopes exist (the
-// reference's collectExecPolicyScopeSnapshots) and shapes the JSON the two commands print.
+// reference's collectExecPolicyScopeSnapshots) and shapes the JSON of the two reports (`approvals get`, `exec-policy show`).
 
-#include "cli/policy_cmd_effective.h"
+#include "operator/effective_policy_report.h"
 
 #include <algorithm>
 #include <set>
 
 #include "policy/audit_config.h"
 
-namespace clawexec::cli {
+namespace clawexec::operator_ops {
 
 namespace bj = boost::json;
 
@@ -111,4 +111,4 @@ bj::object agent_policy_snapshot(const bj::value& config, const bj::value& raw_a
                     ReportStyle::kApprovalsGet);
 }
 
-}  // namespace clawexec::cli
+}  // namespace clawexec::operator_ops

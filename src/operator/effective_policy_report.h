@@ -9,7 +9,7 @@
 #include "approvals/document.h"
 #include "policy/modes.h"
 
-namespace clawexec::cli {
+namespace clawexec::operator_ops {
 
 enum class ReportStyle {
   kApprovalsGet,  // scopes as resolved, with allowedDecisions
@@ -30,4 +30,4 @@ boost::json::object agent_policy_snapshot(const boost::json::value& config, cons
 /// tools.exec-shaped layer of a JSON object (invalid values count as unset).
 policy::ExecPolicyLayer exec_layer_from_json(const boost::json::object* exec);
 
-}  // namespace clawexec::cli
+}  // namespace clawexec::operator_ops

@@ -1,0 +1,70 @@
+// Reading and atomically rewriting the JSON5 config document. The write goes to a uniquely
+// named temp file beside the target (same file system, so rename is atomic), is fsynced, and
+// replaces the file by rename; the directory is synced afterwards.
+
+#include "operator/config_document.h"
+
+#include <boost/json/object.hpp>
+#include <cstdint>
+#include <optional>
+
+#include "approvals/random.h"
+#include "config/exec_settings.h"
+#include "config/json5.h"
+#include "json/json.h"
+#include "sys/approvals_fs.h"
+#include "sys/sys.h"
+
+namespace clawexec::operator_ops {
+
+namespace bj = boost::json;
+
+Result<ConfigDocument> read_config_document(const std::string& path) {
+  std::optional<std::string> text = TRY(config::read_config_file(path));
+  ConfigDocument out;
+  if (!text) {
+    out.document = bj::object();
+    return out;
+  }
+  out.exists = true;
+  auto parsed = config::parse_json5(*text);
+  if (!parsed.ok()) return Error::invalid("read config " + path + ": " + parsed.error().message);
+  out.document = std::move(*parsed);
+  if (!out.document.is_object()) return Error::invalid("read config " + path + ": the top level is not an object");
+  return out;
+}
+
+Result<void> write_config_document(const std::string& path, const bj::value& document) {
+  const std::string text = json::stringify(document, 2) + "\n";
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (!sys::is_directory(dir)) {
+    auto made = sys::make_directory(dir, 0700);
+    if (!made.ok()) return Error::invalid("write config " + path + ": " + made.error().message);
+  }
+  uint32_t mode = 0600;
+  auto existing = sys::lstat_path(path);
+  if (existing.ok() && *existing) {
+    if ((*existing)->type == sys::FileType::kSymlink) {
+      return Error::rejected("write config " + path + ": refusing to replace a symlink");
+    }
+    mode = (*existing)->mode & 0777;
+  }
+  const std::string temp = dir + "/." + base + "." + std::to_string(sys::current_pid()) + "." +
+                           approvals::random_uuid() + ".tmp";
+  auto fd = sys::create_exclusive(temp, mode);
+  if (!fd.ok()) return Error::invalid("write config " + path + ": " + fd.error().message);
+  auto written = sys::write_all(fd->get(), text);
+  if (written.ok()) written = sys::change_mode_fd(fd->get(), mode);
+  if (written.ok()) written = sys::sync_fd(fd->get(), temp);
+  if (written.ok()) written = sys::rename_path(temp, path);
+  if (!written.ok()) {
+    ignore_error(sys::remove_file(temp));
+    return Error::invalid("write config " + path + ": " + written.error().message);
+  }
+  ignore_error(sys::sync_directory(dir));
+  return {};
+}
+
+}  // namespace clawexec::operator_ops
