@@ -1,30 +1,19 @@
-// The stdio MCP server's composition. Three threads: the io_context thread owns all state;
-// a reader thread turns stdin into bounded lines (so a 100 MB line cannot exhaust memory) and
-// posts them to the loop; a writer thread drains the outgoing queue to stdout so a client that
-// reads slowly never blocks the loop. Back-pressure keeps that queue bounded: while more than
-// kOutputBudgetBytes of answers wait to be written, or kMaxLinesInFlight lines wait for the
-// loop, the reader stops reading stdin, so a client that does not read its answers sees its own
-// writes block instead of the server growing; nothing accepted is dropped, and answers keep
-// their order. Shutdown (stdin EOF, SIGTERM/SIGINT/SIGHUP, or a broken
-// stdout) stops every command with the kill sequence, bounded in time; commands also die if
-// this process is killed outright, because each one's reaper loses its control socket. On stdin
-// EOF, foreground calls already received get a short grace to finish and be answered first.
+// The stdio MCP server's composition: the configuration, the exec service, the operator
+// channel, one MCP server on rpc::StdioTransport (which owns the reader and writer threads and
+// their back-pressure), signals and shutdown. Shutdown (stdin EOF, SIGTERM/SIGINT/SIGHUP, or a
+// broken stdout) stops every command with the kill sequence, bounded in time; commands also die
+// if this process is killed outright, because each one's reaper loses its control socket. On
+// stdin EOF, foreground calls already received get a short grace to finish and be answered
+// first.
 
 #include "daemon/stdio_server.h"
 
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <algorithm>
-#include <cerrno>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
-#include <mutex>
-#include <thread>
 
 #include "approvals/operator_channel.h"
 #include "approvals/store.h"
@@ -32,195 +21,15 @@
 #include "daemon/setup.h"
 #include "policy/modes.h"
 #include "mcp/server.h"
-#include "rpc/line_splitter.h"
-#include "sys/sys.h"
+#include "rpc/stdio_transport.h"
 
 namespace clawexec::daemon {
 namespace asio = boost::asio;
 namespace {
 
-constexpr size_t kMaxLineBytes = 16 * 1024 * 1024;
-// Answers queued for stdout beyond which no further request is read (docs/operations.md).
-constexpr size_t kOutputBudgetBytes = 8 * 1024 * 1024;
-// Requests read but not yet handled by the loop beyond which no further request is read.
-constexpr size_t kMaxLinesInFlight = 8;
-// Small answers are written together, up to this much per write(2).
-constexpr size_t kWriteChunkBytes = 64 * 1024;
-
-// Flow control between the threads: bytes of answers not yet written, and lines posted to
-// the loop but not yet handled. The reader waits for room before it posts the next line.
-class FlowControl {
- public:
-  void output_queued(size_t bytes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    queued_bytes_ += bytes;
-  }
-  void output_written(size_t bytes) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      queued_bytes_ -= std::min(bytes, queued_bytes_);
-    }
-    cv_.notify_all();
-  }
-  void line_posted() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++lines_in_flight_;
-  }
-  void line_handled() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      --lines_in_flight_;
-    }
-    cv_.notify_all();
-  }
-  /// Blocks (the reader thread) while the client has too much unread or unhandled.
-  void wait_for_room() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait(lock, [this] {
-      return closed_ || (queued_bytes_ <= kOutputBudgetBytes && lines_in_flight_ < kMaxLinesInFlight);
-    });
-  }
-  /// Shutdown: the reader never waits again.
-  void close() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      closed_ = true;
-    }
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  size_t queued_bytes_ = 0;
-  size_t lines_in_flight_ = 0;
-  bool closed_ = false;
-};
 constexpr std::chrono::seconds kShutdownDeadline{12};
 // After stdin EOF, foreground calls already received get this long to finish and be answered.
 constexpr std::chrono::milliseconds kEofForegroundGrace{2000};
-
-// Serialises outgoing lines onto stdout from its own thread.
-class StdoutWriter {
- public:
-  StdoutWriter(std::shared_ptr<FlowControl> flow, std::function<void()> on_broken)
-      : flow_(std::move(flow)), on_broken_(std::move(on_broken)) {
-    thread_ = std::thread([this] { loop(); });
-  }
-  ~StdoutWriter() { stop(); }
-
-  void push(std::string line) {
-    line.push_back('\n');
-    flow_->output_queued(line.size());
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      queue_.push_back(std::move(line));
-    }
-    cv_.notify_one();
-  }
-
-  /// Writes what is queued, then ends the thread.
-  void stop() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (stopping_) return;
-      stopping_ = true;
-    }
-    cv_.notify_one();
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  void loop() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (true) {
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty() && stopping_) return;
-      std::deque<std::string> batch = std::move(queue_);
-      queue_.clear();
-      lock.unlock();
-      // Small lines are joined (one write for a burst of short answers); a large one is written
-      // as it is, so the batch is never copied whole.
-      std::string chunk;
-      auto flush = [this](std::string_view data) {
-        if (!broken_ && !sys::write_all(STDOUT_FILENO, data).ok()) {
-          broken_ = true;
-          on_broken_();
-        }
-        flow_->output_written(data.size());
-      };
-      for (std::string& line : batch) {
-        if (!chunk.empty() && chunk.size() + line.size() > kWriteChunkBytes) {
-          flush(chunk);
-          chunk.clear();
-        }
-        if (line.size() >= kWriteChunkBytes) {
-          flush(line);
-        } else {
-          chunk += line;
-        }
-        std::string().swap(line);  // written: release it now
-      }
-      if (!chunk.empty()) flush(chunk);
-      lock.lock();
-    }
-  }
-
-  std::shared_ptr<FlowControl> flow_;
-  std::function<void()> on_broken_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::string> queue_;
-  bool stopping_ = false;
-  bool broken_ = false;
-  std::thread thread_;
-};
-
-// Where the reader thread delivers events; detached from the loop at shutdown so the thread
-// (which may stay blocked in read() until the process exits) never touches a dead loop.
-struct ReaderSink {
-  std::mutex mutex;
-  std::shared_ptr<FlowControl> flow;
-  asio::io_context* io = nullptr;
-  std::function<void(std::string)> on_line;
-  std::function<void(size_t)> on_oversized;
-  std::function<void()> on_eof;
-
-  void post(std::function<void()> fn) {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (io) asio::post(*io, std::move(fn));
-  }
-  void detach() {
-    std::lock_guard<std::mutex> lock(mutex);
-    io = nullptr;
-  }
-};
-
-// Reads stdin on its own thread (stdin may be a pipe, a file or a terminal) and posts events.
-void start_reader(std::shared_ptr<ReaderSink> sink) {
-  std::thread([sink] {
-    rpc::LineSplitter splitter(
-        kMaxLineBytes,
-        [&](std::string line) {
-          sink->flow->wait_for_room();
-          sink->flow->line_posted();
-          sink->post([sink, l = std::move(line)]() mutable {
-            sink->on_line(std::move(l));
-            sink->flow->line_handled();
-          });
-        },
-        [&](size_t n) { sink->post([sink, n] { sink->on_oversized(n); }); });
-    std::string buffer(256 * 1024, '\0');
-    while (true) {
-      ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      splitter.feed(std::string_view(buffer.data(), static_cast<size_t>(n)));
-    }
-    splitter.finish();
-    sink->post([sink] { sink->on_eof(); });
-  }).detach();
-}
 
 }  // namespace
 
@@ -306,15 +115,19 @@ int run_stdio_server(const ServeOptions& options) {
     });
     service.shutdown(grace, [&] { io.stop(); });
   };
-  auto flow = std::make_shared<FlowControl>();
-  StdoutWriter writer(flow, [&] { asio::post(io, [&] { shutdown(std::chrono::milliseconds(0)); }); });
+  std::function<void(std::string)> on_line;
+  std::function<void(size_t)> on_oversized;
+  rpc::StdioTransport transport(io, {[&](std::string line) { on_line(std::move(line)); },
+                                     [&](size_t n) { on_oversized(n); },
+                                     [&] { shutdown(kEofForegroundGrace); },
+                                     [&] { shutdown(std::chrono::milliseconds(0)); }});
   mcp::ServerOptions server_options;
   server_options.version = options.version;
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
   std::unique_ptr<approvals::OperatorChannel> channel = start_operator_channel(io, service);
   server_options.pending_approvals = channel != nullptr;
   server_options.model_id = options.model;
-  mcp::Server server(service, [&](std::string line) { writer.push(std::move(line)); }, server_options);
+  mcp::Server server(service, [&](std::string line) { transport.send(std::move(line)); }, server_options);
   service.set_notifier([&](const std::string&, const std::string& session_id, const std::string& text) {
     server.send_exec_event(session_id, text);
   });
@@ -323,21 +136,15 @@ int run_stdio_server(const ServeOptions& options) {
   signals.async_wait([&](const boost::system::error_code& ec, int) {
     if (!ec) shutdown(std::chrono::milliseconds(0));
   });
-  auto sink = std::make_shared<ReaderSink>();
-  sink->flow = flow;
-  sink->io = &io;
-  sink->on_line = [&](std::string line) { server.handle_line(line); };
-  sink->on_oversized = [&](size_t n) { server.handle_oversized(n); };
-  sink->on_eof = [&] { shutdown(kEofForegroundGrace); };
-  start_reader(sink);
+  on_line = [&](std::string line) { server.handle_line(line); };
+  on_oversized = [&](size_t n) { server.handle_oversized(n); };
+  transport.start();
   // The login PATH and the shell snapshot are made while the client is still initialising.
   service.warm_up_shell_environment();
   io.run();
   if (channel) channel->stop();
-  flow->close();
-  sink->detach();
+  transport.stop();
   service.set_notifier(nullptr);
-  writer.stop();
   return 0;
 }
 

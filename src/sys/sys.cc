@@ -277,6 +277,14 @@ Result<void> write_all(int fd, std::string_view data) {
   return {};
 }
 
+Result<size_t> read_some(int fd, char* buffer, size_t size) {
+  while (true) {
+    ssize_t n = ::read(fd, buffer, size);
+    if (n >= 0) return static_cast<size_t>(n);
+    if (errno != EINTR) return Error::from_errno("read(fd " + std::to_string(fd) + ")", errno);
+  }
+}
+
 std::optional<size_t> resident_set_bytes() {
   FILE* f = std::fopen("/proc/self/statm", "r");
   if (!f) return std::nullopt;

@@ -101,6 +101,10 @@ Result<std::optional<std::string>> read_file_if_exists(const std::string& path, 
 /// Writes all of `data` to a blocking descriptor (retries on EINTR and short writes).
 Result<void> write_all(int fd, std::string_view data);
 
+/// One read(2) from a blocking descriptor into `buffer` (retries on EINTR): the bytes read,
+/// 0 at end of input.
+Result<size_t> read_some(int fd, char* buffer, size_t size);
+
 /// The process's own resident set size in bytes (from /proc/self/statm).
 std::optional<size_t> resident_set_bytes();
 
