@@ -277,7 +277,7 @@ async function bulk(opts) {
     const r = await client.callTool("exec", args);
     times.push(nowMs() - t0);
     lastText = resultText(r);
-    lastDetails = r.structuredContent || null;
+    lastDetails = r.structuredContent || r._meta?.["clawexec/details"] || null;
     if (r.isError) throw new Error(`exec failed: ${lastText.slice(0, 300)}`);
   }
   const after = procStatus(client.pid);
@@ -396,7 +396,7 @@ async function sessions(opts) {
   const errors = [];
   for (let i = 0; i < n; i++) {
     const r = await client.callTool("exec", { command: "sleep 600", background: true });
-    const id = r.structuredContent?.sessionId ?? /session\s+(\S+)/i.exec(resultText(r))?.[1];
+    const id = (r.structuredContent ?? r._meta?.["clawexec/details"])?.sessionId ?? /session\s+(\S+)/i.exec(resultText(r))?.[1];
     if (r.isError || !id) {
       if (errors.length < 3) errors.push(resultText(r).slice(0, 200));
     } else {

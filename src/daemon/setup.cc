@@ -84,6 +84,7 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.warnings = std::move(loaded.warnings);
   setup.service.exec = std::move(loaded.exec);
   setup.service.elevated = elevated_settings(loaded.document, agent_id);
+  setup.mcp = TRY(config::read_mcp_settings(loaded.document, sources.env, setup.config_path));
   setup.service.shim_path = TRY(proc::locate_shim());
   setup.service.inherited_env = process_environment();
   setup.service.state_dir = config::resolve_state_dir(paths);

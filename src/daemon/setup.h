@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "base/result.h"
+#include "config/mcp_settings.h"
 #include "exec/service.h"
 
 namespace clawexec::daemon {
 
 struct Setup {
   exec::ServiceConfig service;
+  config::McpSettings mcp;  // clawexec.mcp.* (used by serve)
   std::vector<std::string> warnings;  // for stderr
   std::string config_path;
 };

@@ -12,6 +12,7 @@
 #include "exec/process_action.h"
 #include "exec/service.h"
 #include "exec/tool_args.h"
+#include "exec/tool_schema.h"
 #include "session/log_slice.h"
 #include "session/names.h"
 
@@ -109,8 +110,7 @@ RunningState ProcessAction::describe(const session::Session& s) const {
 void ProcessAction::run() {
   std::string action = string_arg(args_, "action").value_or("");
   if (std::find(std::begin(kActions), std::end(kActions), action) == std::end(kActions)) {
-    return respond(fail(
-        "Invalid process action. Expected one of: list, poll, log, write, send-keys, submit, paste, kill, clear, remove"));
+    return respond(fail(std::string(kInvalidProcessActionText)));
   }
   if (action == "list") return list();
   id_ = string_arg(args_, "sessionId").value_or("");

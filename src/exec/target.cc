@@ -42,7 +42,11 @@ Result<std::optional<ExecHost>> parse_requested_host(const json::Value* raw) {
   std::string_view trimmed = js_trim(text);
   if (trimmed.empty()) return std::optional<ExecHost>();
   if (std::optional<ExecHost> h = parse_host(ascii_lower(trimmed))) return h;
-  return Error::invalid("Invalid exec host \"" + std::string(text) + "\". " + std::string(kAllowedHosts));
+  return Error::invalid(invalid_host_text(text));
+}
+
+std::string invalid_host_text(std::string_view raw) {
+  return "Invalid exec host \"" + std::string(raw) + "\". " + std::string(kAllowedHosts);
 }
 
 Result<Target> resolve_exec_target(const TargetInput& in) {

@@ -21,6 +21,9 @@ std::optional<ExecHost> parse_host(std::string_view name);  // exact lower-case 
 /// The per-call `host` parameter: absent/null/blank = no request; a non-string or unknown value
 /// is an error ("Invalid exec host ..."). Matching is case-insensitive and trims.
 Result<std::optional<ExecHost>> parse_requested_host(const json::Value* raw);
+/// The reference's text for an unknown host string `raw`: `Invalid exec host "<raw>". Allowed
+/// values: auto, sandbox, gateway, node.`
+std::string invalid_host_text(std::string_view raw);
 
 struct TargetInput {
   ExecHost configured = ExecHost::kAuto;

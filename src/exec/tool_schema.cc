@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "base/strings.h"
+#include "exec/target.h"
 
 namespace clawexec::exec {
 namespace {
@@ -102,6 +103,7 @@ std::optional<json::Value> coerce_boolean(const json::Value& v) {
 
 struct Checker {
   std::vector<std::string> errors;
+  std::optional<std::string> tool_text;  // the first FieldSpec::invalid_value_text failure
 
   void fail(std::string path, std::string_view message) {
     errors.push_back("  - " + path + ": " + std::string(message));
@@ -139,6 +141,9 @@ struct Checker {
           for (std::string_view allowed : field.enum_values) ok = ok || v.get_string() == allowed;
         }
         if (!ok) fail(name, "must be equal to one of the allowed values");
+        if (!ok && v.is_string() && field.invalid_value_text && !tool_text) {
+          tool_text = field.invalid_value_text(v.get_string());
+        }
         return;
       }
       case FieldType::kStringArray: check_string_array(name, v); return;
@@ -194,7 +199,7 @@ const ToolSpec& exec_tool_spec() {
           {"pty", FieldType::kBoolean, "Use PTY for TTY-required CLIs and coding agents."},
           {"elevated", FieldType::kBoolean, "Run on host with elevated permissions if allowed."},
           {"host", FieldType::kStringEnum, "Omit/auto: inherit configured host.", Required::kNo,
-           {"auto", "sandbox", "gateway", "node"}},
+           {"auto", "sandbox", "gateway", "node"}, std::nullopt, &invalid_host_text},
           {"security", FieldType::kString,
            "Ignored per call; tools.exec.security and host approvals decide."},
           {"ask", FieldType::kString,
@@ -213,7 +218,9 @@ const ToolSpec& process_tool_spec() {
           {"action", FieldType::kStringEnum,
            "Process action (list|poll|log|write|send-keys|submit|paste|kill|clear|remove)",
            Required::kYes,
-           {"list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"}},
+           {"list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"},
+           std::nullopt,
+           [](std::string_view) { return std::string(kInvalidProcessActionText); }},
           {"sessionId", FieldType::kString, "Required for every action except list."},
           {"data", FieldType::kString, "Data to write for write"},
           {"keys", FieldType::kStringArray, "Key tokens to send for send-keys"},
@@ -292,6 +299,7 @@ Result<json::Object> validate_arguments(const ToolSpec& spec, const json::Value&
     }
   }
   if (checker.errors.empty()) return coerced;
+  if (checker.tool_text) return Error::invalid(std::move(*checker.tool_text));
   std::string message = "Validation failed for tool \"" + std::string(spec.name) + "\":\n" +
                         join(checker.errors, "\n") + "\n\nReceived arguments:\n" +
                         json::stringify(arguments.is_null() ? json::Value(json::Object()) : arguments, 2);

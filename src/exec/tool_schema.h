@@ -6,8 +6,10 @@
 // coerces model-style values (numbers and booleans to strings, numeric strings to numbers,
 // "true"/"false"/1/0 to booleans, a scalar to a one-element array) and then reports every
 // remaining mismatch as `Validation failed for tool "<name>":\n  - <path>: <message>\n\n
-// Received arguments:\n<the original arguments as 2-space JSON>`. Unknown extra properties are
-// kept and are not errors.
+// Received arguments:\n<the original arguments as 2-space JSON>`; the exception is an unknown
+// `host` or `process` action, which gets the tool's own text naming the allowed values (what
+// the tool throws when it is called directly, as OpenClaw's own MCP server does). Unknown
+// extra properties are kept and are not errors.
 
 #include <optional>
 #include <string>
@@ -29,6 +31,10 @@ struct FieldSpec {
   Required required = Required::kNo;
   std::vector<std::string_view> enum_values = {};
   std::optional<double> minimum = std::nullopt;
+  /// kStringEnum only: the tool's own error for a string outside enum_values (it names the
+  /// allowed values, which the agent loop's "must be equal to one of the allowed values" does
+  /// not). When set, such a value fails validation with this text alone.
+  std::string (*invalid_value_text)(std::string_view value) = nullptr;
 };
 
 struct ToolSpec {
@@ -46,8 +52,14 @@ const ToolSpec& apply_patch_tool_spec();
 /// The JSON Schema object for `spec`'s parameters.
 json::Object input_schema(const ToolSpec& spec);
 
+/// The process tool's text for an action it does not know (reference §2.1).
+inline constexpr std::string_view kInvalidProcessActionText =
+    "Invalid process action. Expected one of: list, poll, log, write, send-keys, submit, paste, kill, clear, remove";
+
 /// Coerces and checks `arguments` (which may be any JSON value; absent = {}). Returns the
-/// coerced object, or an Error (kInvalidArgument) whose message is the reference text.
+/// coerced object, or an Error (kInvalidArgument) whose message is the reference text: the
+/// tool's own text for a string outside an enum that has one (FieldSpec::invalid_value_text;
+/// the first such field wins), else the agent loop's `Validation failed ...` listing.
 Result<json::Object> validate_arguments(const ToolSpec& spec, const json::Value& arguments);
 
 }  // namespace clawexec::exec

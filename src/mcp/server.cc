@@ -1,7 +1,15 @@
-// MCP method dispatch. Protocol errors (malformed JSON, bad requests, unknown methods or tools,
-// arguments that fail the tool schema) are JSON-RPC errors; everything a tool reports,
-// including the errors the reference "throws", is a tool result with isError set. A request
-// the client cancelled gets no response (MCP: the receiver should not answer it).
+// MCP method dispatch. Protocol errors (malformed JSON, bad requests, unknown methods or tools)
+// are JSON-RPC errors; everything a tool reports, including arguments that fail the tool
+// schema and the errors the reference "throws", is a tool result with isError set, so the
+// model reads it (MCP 2025-11-25: input validation errors are tool execution errors). A
+// request the client cancelled gets no response (MCP: the receiver should not answer it).
+//
+// What the model sees: Claude Code and Codex hand the model `structuredContent` instead of
+// the text when a result carries it, so by default a result is the text alone and `details`
+// travel in `_meta["clawexec/details"]` without the output copies the text already holds.
+// A client that declares the experimental capability "clawexec/structuredContent", or every
+// client when the operator sets ServerOptions::structured_content, gets `structuredContent`
+// = details (docs/tools.md "What the model sees").
 
 #include "mcp/server.h"
 
@@ -36,7 +44,11 @@ json::Object tool_entry(const exec::ToolSpec& spec) {
   return tool;
 }
 
-json::Object call_result(const exec::ToolResult& r) {
+// Details members that copy output the text already shows: left out of `_meta` so nothing
+// is sent twice (`aggregated` of exec and poll results, `output` of log results).
+constexpr std::string_view kOutputCopies[] = {"aggregated", "output"};
+
+json::Object call_result(const exec::ToolResult& r, DetailsPlacement placement) {
   json::Object text;
   text["type"] = "text";
   text["text"] = r.text;
@@ -46,7 +58,13 @@ json::Object call_result(const exec::ToolResult& r) {
   if (r.details) {
     const json::Value* status = json::find(*r.details, "status");
     failed = failed || (status && status->is_string() && status->get_string() == "failed");
-    result["structuredContent"] = *r.details;
+    if (placement == DetailsPlacement::kStructuredContent) {
+      result["structuredContent"] = *r.details;
+    } else {
+      json::Object details = *r.details;
+      for (std::string_view key : kOutputCopies) details.erase(key);
+      result["_meta"] = json::Object{{kDetailsMetaKey, std::move(details)}};
+    }
   }
   result["isError"] = failed;
   return result;
@@ -157,6 +175,11 @@ void Server::initialize(const json::Value& id, const json::Value& params) {
     const json::Value* caps = json::find(params.get_object(), "capabilities");
     const json::Value* elicitation = caps && caps->is_object() ? json::find(caps->get_object(), "elicitation") : nullptr;
     client_elicitation_ = elicitation && elicitation->is_object();
+    const json::Value* experimental = caps && caps->is_object() ? json::find(caps->get_object(), "experimental") : nullptr;
+    const json::Value* structured = experimental && experimental->is_object()
+                                        ? json::find(experimental->get_object(), kStructuredContentCapability)
+                                        : nullptr;
+    client_structured_content_ = structured && structured->is_object();
     client_model_ = string_member(params, "model");
     if (client_model_.empty()) {
       const json::Value* meta = json::find(params.get_object(), "_meta");
@@ -228,7 +251,7 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   const json::Value* raw_args = json::find(params.get_object(), "arguments");
   Result<json::Object> args = exec::validate_arguments(*spec, raw_args ? *raw_args : json::Value(nullptr));
   if (!args.ok()) {
-    send_(rpc::make_error(id, rpc::kInvalidParams, args.error().message));
+    send_(rpc::make_result(id, call_result(exec::ToolResult::thrown(args.error().message), details_placement())));
     return;
   }
   std::string key = json::serialize(id);
@@ -253,7 +276,7 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
     auto it = in_flight_.find(key);
     if (it != in_flight_.end() && it->second == cancel) in_flight_.erase(it);
     if (cancel->cancelled()) return;
-    send_(rpc::make_result(id, call_result(result)));
+    send_(rpc::make_result(id, call_result(result, details_placement())));
   };
   if (spec == &exec::apply_patch_tool_spec()) {
     apply_patch(*args, std::move(done));
@@ -262,6 +285,11 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   } else {
     service_.process(*args, std::move(ctx), std::move(done));
   }
+}
+
+DetailsPlacement Server::details_placement() const {
+  return client_structured_content_ || options_.structured_content ? DetailsPlacement::kStructuredContent
+                                                                    : DetailsPlacement::kMeta;
 }
 
 bool Server::apply_patch_available() const {

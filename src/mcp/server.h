@@ -19,6 +19,11 @@ namespace clawexec::mcp {
 /// The tools/call `_meta` key that carries the chat identity of a call (sender and chat ids),
 /// exposed to commands as OPENCLAW_CHANNEL_CONTEXT.
 inline constexpr std::string_view kChannelContextMetaKey = "openclaw/channelContext";
+/// The experimental client capability (`capabilities.experimental["clawexec/structuredContent"]`,
+/// any object) that asks for `structuredContent` = details in tool results.
+inline constexpr std::string_view kStructuredContentCapability = "clawexec/structuredContent";
+/// The tool result `_meta` key that carries details (without output copies) otherwise.
+inline constexpr std::string_view kDetailsMetaKey = "clawexec/details";
 inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
 struct ServerOptions {
@@ -32,7 +37,14 @@ struct ServerOptions {
   /// The model this server works for (tools.exec.applyPatch.allowModels is checked against
   /// it); a client may also name it in initialize (params.model or params._meta.model).
   std::string model_id;
+  /// Every client gets `structuredContent` = details, whether or not it declared
+  /// kStructuredContentCapability (clawexec.mcp.structuredContent, CLAWEXEC_MCP_STRUCTURED_CONTENT).
+  bool structured_content = false;
 };
+
+/// Where a tool result carries its details: `structuredContent` (which clients show the model
+/// instead of the text) or `_meta[kDetailsMetaKey]` without the output copies.
+enum class DetailsPlacement { kStructuredContent, kMeta };
 
 class Server {
  public:
@@ -64,6 +76,7 @@ class Server {
   void set_level(const json::Value& id, const json::Value& params);
   /// tools.exec.applyPatch: enabled, and allowModels (when set) names the known model.
   bool apply_patch_available() const;
+  DetailsPlacement details_placement() const;
   void apply_patch(const json::Object& args, exec::ToolDone done);
 
   exec::ExecService& service_;
@@ -72,6 +85,7 @@ class Server {
   int min_level_ = 0;  // index into the syslog-style levels; 0 = debug (everything)
   std::map<std::string, std::shared_ptr<exec::CancelSignal>> in_flight_;  // by serialized id
   bool client_elicitation_ = false;
+  bool client_structured_content_ = false;  // declared kStructuredContentCapability
   std::string client_model_;  // from initialize, if the client named its model
   uint64_t next_request_id_ = 1;
   std::map<std::string, std::function<void(Result<json::Value>)>> outgoing_;  // by serialized id

@@ -1,7 +1,9 @@
 // exec calls the reference "throws" for come back as isError tool results whose text is the
 // error message and which carry no details (reference §1.4, §4.1, §4.3, §8.2 #8-#12); schema
-// failures are JSON-RPC -32602 errors with the reference validation text. (Environment
-// rejections are in exec_env.test.mjs.)
+// failures are isError tool results too (MCP 2025-11-25: input validation errors are tool
+// execution errors), with the tool's own text for an unknown host and the reference validation
+// text otherwise; only an unknown tool stays a JSON-RPC -32602 error. (Environment rejections
+// are in exec_env.test.mjs.)
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -139,33 +141,26 @@ describe("configured host and policy (§4.1, §4.2, §8.2 #12-#14)", { concurren
 });
 
 describe("schema validation", { concurrency: 4 }, () => {
-  test("an unknown host value is a JSON-RPC -32602 error with the reference validation text (§8.2 #9)", async () => {
-    const e = await rejection(s.call("exec", { command: "echo x", host: "example.com" }));
-    assert.equal(e.code, -32602);
+  test("an unknown host value is an isError result with the tool's own text and nothing runs (§8.2 #9)", async () => {
+    await expectThrown({ host: "example.com" }, 'Invalid exec host "example.com". Allowed values: auto, sandbox, gateway, node.');
+  });
+
+  test("a command that is not a string is an isError result with the reference validation text", async () => {
+    const r = await s.call("exec", { command: [] });
+    assert.equal(r.isError, true);
+    assert.equal(r.details, undefined);
     assert.equal(
-      e.message,
-      'MCP error -32602: Validation failed for tool "exec":\n  - host: must be equal to one of the allowed values\n\n' +
-        'Received arguments:\n{\n  "command": "echo x",\n  "host": "example.com"\n}',
+      r.text,
+      'Validation failed for tool "exec":\n  - command: must be string\n\n' + 'Received arguments:\n{\n  "command": []\n}',
     );
   });
 
-  test("a command that is not a string is a -32602 error", async () => {
-    const e = await rejection(s.call("exec", { command: [] }));
-    assert.equal(e.code, -32602);
+  test("a missing command is an isError result naming the property", async () => {
+    const r = await s.call("exec", {});
+    assert.equal(r.isError, true);
     assert.equal(
-      e.message,
-      'MCP error -32602: Validation failed for tool "exec":\n  - command: must be string\n\n' +
-        'Received arguments:\n{\n  "command": []\n}',
-    );
-  });
-
-  test("a missing command is a -32602 error naming the property", async () => {
-    const e = await rejection(s.call("exec", {}));
-    assert.equal(e.code, -32602);
-    assert.equal(
-      e.message,
-      'MCP error -32602: Validation failed for tool "exec":\n  - command: must have required properties command\n\n' +
-        "Received arguments:\n{}",
+      r.text,
+      'Validation failed for tool "exec":\n  - command: must have required properties command\n\n' + "Received arguments:\n{}",
     );
   });
 

@@ -186,7 +186,7 @@ describe("bad input", () => {
     assert.ok([-32600, -32602].includes(res.error.code), String(res.error.code));
   });
 
-  test("wrong tool argument types get -32602 with the reference validation text", async () => {
+  test("wrong tool argument types get an isError result with the reference validation text", async () => {
     const cases = [
       [{ command: "x", timeoutSeconds: "abc" }, "timeoutSeconds: must be number"],
       [{ command: "x", background: "maybe" }, "background: must be boolean"],
@@ -195,14 +195,15 @@ describe("bad input", () => {
     ];
     for (const [args, line] of cases) {
       const res = await r.request("tools/call", { name: "exec", arguments: args });
-      assert.equal(res.error?.code, -32602, JSON.stringify(args));
-      assert.equal(
-        res.error.message,
-        `Validation failed for tool "exec":\n  - ${line}\n\nReceived arguments:\n${JSON.stringify(args, null, 2)}`,
-      );
+      assert.equal(res.error, undefined, JSON.stringify(args));
+      assert.equal(res.result.isError, true, JSON.stringify(args));
+      assert.deepEqual(res.result.content, [
+        { type: "text", text: `Validation failed for tool "exec":\n  - ${line}\n\nReceived arguments:\n${JSON.stringify(args, null, 2)}` },
+      ]);
     }
     const keys = await r.request("tools/call", { name: "process", arguments: { action: "send-keys", sessionId: "a", keys: [1, {}] } });
-    assert.equal(keys.error?.code, -32602);
+    assert.equal(keys.result?.isError, true);
+    assert.match(keys.result.content[0].text, /keys\.1: must be string/);
   });
 
   test("a string with an unpaired surrogate escape is valid JSON: the request is answered under its own id", async () => {
@@ -314,8 +315,9 @@ describe("stdin end of file", () => {
       const quick = await t.message((m) => m.id === "quick", 5000, "the answer to the quick call");
       assert.equal(quick.result.content[0].text, "answered");
       const slow = await t.message((m) => m.id === "slow", 10000, "the answer to the slow call");
-      assert.equal(slow.result.structuredContent.status, "failed");
-      assert.equal(slow.result.structuredContent.exitReason, "manual-cancel");
+      // No initialize, so no structuredContent opt-in: the details are in _meta.
+      assert.equal(slow.result._meta["clawexec/details"].status, "failed");
+      assert.equal(slow.result._meta["clawexec/details"].exitReason, "manual-cancel");
       await t.exited;
       const elapsed = Date.now() - started;
       assert.ok(elapsed >= 1500 && elapsed < 8000, `the server exited ${elapsed} ms after EOF`);

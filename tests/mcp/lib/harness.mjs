@@ -25,6 +25,10 @@ export function scratchDir(prefix = "clawexec-test-") {
  * options.unsetEnv: names removed from the server's environment (the SDK transport always passes
  * its default variables HOME, LOGNAME, PATH, SHELL, TERM and USER; use startRawServer to drop those).
  * options.args: extra arguments after `serve`.
+ * options.structuredContent: false starts a client that, like Claude Code and Codex, does not
+ * declare the "clawexec/structuredContent" capability (results then carry no
+ * structuredContent; `details` come from `_meta["clawexec/details"]`, without output copies).
+ * By default the suite's client declares it and reads `details` from structuredContent.
  * Returns { client, transport, child, pid, call, close, stderr, notifications, stateDir }.
  */
 export async function startServer(options = {}) {
@@ -51,7 +55,10 @@ export async function startServer(options = {}) {
   let stderr = "";
   transport.stderr?.on("data", (d) => (stderr += d.toString()));
   // options.elicit(params) -> result: declare the elicitation capability and answer requests.
-  const capabilities = options.elicit ? { elicitation: {} } : {};
+  const capabilities = {
+    ...(options.elicit ? { elicitation: {} } : {}),
+    ...(options.structuredContent === false ? {} : STRUCTURED_CONTENT_CAPABILITY),
+  };
   const client = new Client({ name: "clawexec-tests", version: "1.0.0" }, { capabilities });
   const notifications = [];
   const { LoggingMessageNotificationSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
@@ -68,7 +75,8 @@ export async function startServer(options = {}) {
   /** Calls a tool; resolves with { text, details, isError, raw }. */
   async function call(name, args, requestOptions) {
     const raw = await client.callTool({ name, arguments: args }, undefined, requestOptions);
-    return { text: raw.content?.[0]?.text, details: raw.structuredContent, isError: raw.isError === true, raw };
+    const details = raw.structuredContent ?? raw._meta?.[DETAILS_META_KEY];
+    return { text: raw.content?.[0]?.text, details, isError: raw.isError === true, raw };
   }
   /** The server's child_process object (for EOF on stdin and signals). */
   const child = transport._process;
@@ -98,6 +106,11 @@ export async function startServer(options = {}) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The client capability that asks for `structuredContent` = details (docs/tools.md). */
+export const STRUCTURED_CONTENT_CAPABILITY = { experimental: { "clawexec/structuredContent": {} } };
+/** Where a result's details are when the client did not ask for structuredContent. */
+export const DETAILS_META_KEY = "clawexec/details";
 
 /**
  * Calls exec and checks it failed with exactly `message` as a thrown error (isError, no
@@ -342,10 +355,11 @@ export async function startRawServer(options = {}) {
     send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
     return response(id, timeoutMs);
   }
-  async function initialize(protocolVersion = "2025-06-18") {
+  // capabilities: what the client declares (default: the structuredContent opt-in).
+  async function initialize(protocolVersion = "2025-06-18", capabilities = STRUCTURED_CONTENT_CAPABILITY) {
     const r = await request("initialize", {
       protocolVersion,
-      capabilities: {},
+      capabilities,
       clientInfo: { name: "clawexec-raw-tests", version: "1.0.0" },
     });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });

@@ -1,0 +1,49 @@
+#include "config/mcp_settings.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+
+namespace clawexec::config {
+namespace {
+
+Result<McpSettings> read(std::string_view document, std::map<std::string, std::string, std::less<>> env = {}) {
+  return read_mcp_settings(boost::json::parse(document), env_from_map(std::move(env)), "/cfg/openclaw.json");
+}
+
+TEST(McpSettings, StructuredContentIsOffWithoutKeyOrVariable) {
+  Result<McpSettings> r = read(R"({"tools":{"exec":{}}})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->structured_content);
+  EXPECT_FALSE(read_mcp_settings(boost::json::parse("{}"), EnvLookup(), "")->structured_content);
+}
+
+TEST(McpSettings, TheConfigKeyTurnsStructuredContentOn) {
+  EXPECT_TRUE(read(R"({"clawexec":{"mcp":{"structuredContent":true}}})")->structured_content);
+  EXPECT_FALSE(read(R"({"clawexec":{"mcp":{"structuredContent":false}}})")->structured_content);
+}
+
+TEST(McpSettings, ANonBooleanKeyIsAnErrorNamingFileAndKey) {
+  Result<McpSettings> r = read(R"({"clawexec":{"mcp":{"structuredContent":"yes"}}})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "/cfg/openclaw.json: clawexec.mcp.structuredContent: expected true or false, got \"yes\"");
+}
+
+TEST(McpSettings, TheVariableWinsOverTheFileWhenSet) {
+  EXPECT_TRUE(read("{}", {{"CLAWEXEC_MCP_STRUCTURED_CONTENT", "1"}})->structured_content);
+  EXPECT_TRUE(read("{}", {{"CLAWEXEC_MCP_STRUCTURED_CONTENT", " TRUE "}})->structured_content);
+  EXPECT_FALSE(read(R"({"clawexec":{"mcp":{"structuredContent":true}}})", {{"CLAWEXEC_MCP_STRUCTURED_CONTENT", "off"}})
+                   ->structured_content);
+  EXPECT_TRUE(read(R"({"clawexec":{"mcp":{"structuredContent":true}}})", {{"CLAWEXEC_MCP_STRUCTURED_CONTENT", ""}})
+                  ->structured_content);
+}
+
+TEST(McpSettings, AnUnknownVariableValueIsAnErrorNamingTheVariable) {
+  Result<McpSettings> r = read("{}", {{"CLAWEXEC_MCP_STRUCTURED_CONTENT", "maybe"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "CLAWEXEC_MCP_STRUCTURED_CONTENT: expected 1/true/yes/on or 0/false/no/off, got \"maybe\"");
+}
+
+}  // namespace
+}  // namespace clawexec::config
