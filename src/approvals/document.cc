@@ -155,7 +155,7 @@ void finish_entries(bj::array& entries, const UuidGenerator& new_id) {
 std::string allowlist_dedupe_key(const bj::object& entry) {
   const bj::value* pattern = json::find(entry, "pattern");
   const bj::value* arg = json::find(entry, "argPattern");
-  std::string key = pattern && pattern->is_string() ? ascii_lower(js_trim(view(pattern->get_string()))) : "";
+  std::string key = pattern && pattern->is_string() ? lower_trimmed(view(pattern->get_string())) : "";
   key.push_back('\0');
   if (arg && arg->is_string()) key += std::string(js_trim(view(arg->get_string())));
   return key;

@@ -129,7 +129,7 @@ std::optional<json::object> merge_safe_bin_profiles(const Sections& s) {
   for (const auto* layer : {s.global ? &*s.global : nullptr, s.agent ? &*s.agent : nullptr}) {
     if (layer == nullptr || !layer->safe_bin_profiles) continue;
     for (const auto& profile : *layer->safe_bin_profiles) {
-      std::string name = ascii_lower(js_trim(profile.key()));
+      std::string name = lower_trimmed(profile.key());
       if (!name.empty()) merged.insert_or_assign(name, profile.value());
     }
   }
@@ -265,7 +265,7 @@ std::string_view to_string(ExecAsk value) {
 }
 
 std::string normalize_agent_id(std::string_view id) {
-  std::string lowered = ascii_lower(js_trim(id));
+  std::string lowered = lower_trimmed(id);
   auto id_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   };

@@ -16,10 +16,6 @@
 namespace clawexec::policy {
 namespace {
 
-// The reference lowercases with String.prototype.toLowerCase; every literal we accept is
-// ASCII, so ASCII lowering decides the same matches.
-std::string lowered(std::string_view value) { return ascii_lower(js_trim(value)); }
-
 int security_rank(ExecSecurity s) {
   switch (s) {
     case ExecSecurity::kDeny:
@@ -63,7 +59,7 @@ constexpr std::string_view kAllowedTargets = "auto, sandbox, gateway, node";
 }  // namespace
 
 std::optional<ExecHost> normalize_exec_host(std::string_view value) {
-  const std::string v = lowered(value);
+  const std::string v = lower_trimmed(value);
   if (v == "sandbox") return ExecHost::kSandbox;
   if (v == "gateway") return ExecHost::kGateway;
   if (v == "node") return ExecHost::kNode;
@@ -71,18 +67,18 @@ std::optional<ExecHost> normalize_exec_host(std::string_view value) {
 }
 
 std::optional<ExecHost> normalize_exec_target(std::string_view value) {
-  if (lowered(value) == "auto") return ExecHost::kAuto;
+  if (lower_trimmed(value) == "auto") return ExecHost::kAuto;
   return normalize_exec_host(value);
 }
 
 std::optional<ExecSecurity> normalize_exec_security(std::string_view value) {
-  return exec_security_from_literal(lowered(value));
+  return exec_security_from_literal(lower_trimmed(value));
 }
 
-std::optional<ExecAsk> normalize_exec_ask(std::string_view value) { return exec_ask_from_literal(lowered(value)); }
+std::optional<ExecAsk> normalize_exec_ask(std::string_view value) { return exec_ask_from_literal(lower_trimmed(value)); }
 
 std::optional<ExecMode> normalize_exec_mode(std::string_view value) {
-  const std::string v = lowered(value);
+  const std::string v = lower_trimmed(value);
   if (v == "deny") return ExecMode::kDeny;
   if (v == "allowlist") return ExecMode::kAllowlist;
   if (v == "ask") return ExecMode::kAsk;

@@ -119,7 +119,7 @@ bool contains_secret_shell_state(std::string_view text) {
 
 bool snapshot_disabled_by(const std::optional<std::string>& switch_value) {
   if (!switch_value) return false;
-  std::string value = ascii_lower(js_trim(*switch_value));
+  std::string value = lower_trimmed(*switch_value);
   return value == "0" || value == "false" || value == "no" || value == "off";
 }
 
