@@ -1,7 +1,8 @@
 // Exec modes and effective policy: the small lattice (security deny < allowlist < full, ask
-// off < on-miss < always), the mode table and its inverse, and the three places the reference
-// combines policy sources — config layering, the per-agent defaults (§2.3) and the per-call
-// resolution inside the exec tool (§2.4). The approvals file only ever tightens: its values
+// off < on-miss < always), the inverse of the mode table (the table itself and the layering
+// rule are config/exec_modes.h), and the three places the reference combines policy sources —
+// config layering, the per-agent defaults (§2.3) and the per-call resolution inside the exec
+// tool (§2.4). The approvals file only ever tightens: its values
 // enter through min_security/max_ask floors. Everything is a pure function over typed inputs;
 // the approvals file arrives already resolved (or as a callback, so the sandbox path can
 // prove it never consulted it).
@@ -134,22 +135,6 @@ ExecSecurity min_security(ExecSecurity a, ExecSecurity b) { return security_rank
 
 ExecAsk max_ask(ExecAsk a, ExecAsk b) { return ask_rank(a) >= ask_rank(b) ? a : b; }
 
-ModePolicy resolve_exec_policy_for_mode(ExecMode mode) {
-  switch (mode) {
-    case ExecMode::kDeny:
-      return {ExecSecurity::kDeny, ExecAsk::kOff, false};
-    case ExecMode::kAllowlist:
-      return {ExecSecurity::kAllowlist, ExecAsk::kOff, false};
-    case ExecMode::kAsk:
-      return {ExecSecurity::kAllowlist, ExecAsk::kOnMiss, false};
-    case ExecMode::kAuto:
-      return {ExecSecurity::kAllowlist, ExecAsk::kOnMiss, true};
-    case ExecMode::kFull:
-      return {ExecSecurity::kFull, ExecAsk::kOff, false};
-  }
-  return {ExecSecurity::kDeny, ExecAsk::kOff, false};
-}
-
 ExecMode resolve_exec_mode_from_policy(ExecSecurity security, ExecAsk ask) {
   if (security == ExecSecurity::kDeny) return ExecMode::kDeny;
   if (security == ExecSecurity::kAllowlist && ask == ExecAsk::kOff) return ExecMode::kAllowlist;
@@ -164,19 +149,12 @@ ResolvedModePolicy resolve_exec_mode_policy(std::optional<ExecMode> mode, ExecSe
 }
 
 ExecPolicyState apply_exec_policy_layer(ExecPolicyState base, const ExecPolicyLayer& layer) {
-  if (layer.mode) {
-    const ModePolicy table = resolve_exec_policy_for_mode(*layer.mode);
-    base.mode = layer.mode;
-    base.security = table.security;
-    base.ask = table.ask;
-    base.auto_review = table.auto_review;
-    return base;
-  }
-  if (layer.security || layer.ask) {
-    base.mode.reset();
-    if (layer.security) base.security = *layer.security;
-    if (layer.ask) base.ask = *layer.ask;
-  }
+  const config::LayeredExecPolicy next = config::apply_exec_policy_layer(
+      {base.mode, base.security, base.ask, base.auto_review}, {layer.mode, layer.security, layer.ask});
+  base.mode = next.mode;
+  base.security = next.security.value_or(base.security);  // always set: the base had one
+  base.ask = next.ask.value_or(base.ask);
+  base.auto_review = next.auto_review;
   return base;
 }
 
