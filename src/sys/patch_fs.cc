@@ -18,6 +18,12 @@
 namespace clawexec::sys {
 namespace {
 
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
 std::string temp_name_for(const std::string& path) {
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
@@ -86,11 +92,12 @@ Result<void> replace_file_atomically(const std::string& path, std::string_view d
   if (mode) {
     if (Result<void> m = change_mode_fd(fd->get(), *mode); !m.ok()) return fail(m.error());
   }
-  if (durability == Durability::kFsync) {
+  if (durability != Durability::kNone) {
     if (Result<void> s = sync_fd(fd->get(), temp); !s.ok()) return fail(s.error());
   }
   fd->reset();
   if (Result<void> r = rename_path(temp, path); !r.ok()) return fail(r.error());
+  if (durability == Durability::kFsyncFileAndDirectory) TRY(sync_directory(directory_of(path)));
   return {};
 }
 

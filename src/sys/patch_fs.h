@@ -34,10 +34,13 @@ Result<BoundedFile> read_regular_file_at_most(const std::string& path, size_t ma
 /// (the expected size, e.g. st_size) is reserved up front.
 Result<std::string> read_fd_at_most(int fd, size_t max_bytes, const std::string& what, size_t size_hint = 0);
 
-/// Replaces (or creates) `path` with `data`: a temp file beside it (exclusive; chmod'ed to
-/// exactly `mode` when given, else 0666 less the umask), written, fsync'ed (unless kNone),
-/// then renamed over `path`. The temp file is removed when any step fails.
-enum class Durability { kFsync, kNone };
+/// Replaces (or creates) `path` with `data`, so that a reader sees the old or the new content
+/// and never a part: a uniquely named temp file beside it (exclusive, no symlink followed;
+/// chmod'ed to exactly `mode` when given, else 0666 less the umask), written, fsync'ed (unless
+/// kNone), then renamed over `path`; with kFsyncFileAndDirectory the directory is fsync'ed
+/// after the rename too, so the replacement itself survives a crash. The temp file is removed
+/// when any step before the rename fails. The project's one atomic file replace.
+enum class Durability { kFsync, kFsyncFileAndDirectory, kNone };
 Result<void> replace_file_atomically(const std::string& path, std::string_view data, std::optional<uint32_t> mode,
                                      Durability durability = Durability::kFsync);
 
