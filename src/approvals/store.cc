@@ -11,9 +11,9 @@
 
 #include "approvals/random.h"
 #include "base/time.h"
-#include "sys/approvals_fs.h"
-#include "sys/patch_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::approvals {
 namespace {

@@ -15,7 +15,7 @@
 #include "config/exec_settings.h"
 #include "config/json5.h"
 #include "json/json.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
 #include "term/display_escape.h"
 

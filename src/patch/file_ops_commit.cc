@@ -7,8 +7,9 @@
 #include <set>
 
 #include "patch/file_ops_internal.h"
-#include "sys/patch_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::patch::internal {
 namespace {

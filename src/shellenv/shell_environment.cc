@@ -23,9 +23,9 @@
 #include "env/shell_select.h"
 #include "shellenv/login_shell.h"
 #include "shellenv/shell_run.h"
-#include "sys/approvals_fs.h"
-#include "sys/patch_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::shellenv {
 namespace {

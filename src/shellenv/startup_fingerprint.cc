@@ -14,8 +14,8 @@
 #include <chrono>
 
 #include "hash/sha256.h"
-#include "sys/approvals_fs.h"
 #include "sys/bounded_read.h"
+#include "sys/file_system.h"
 
 namespace clawexec::shellenv {
 namespace {

@@ -1,4 +1,4 @@
-#include "sys/patch_fs.h"
+#include "sys/whole_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 
 namespace clawexec::sys {
 namespace {

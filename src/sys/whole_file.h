@@ -1,14 +1,13 @@
 #pragma once
-// File-system calls apply_patch needs beyond sys.h and approvals_fs.h: whole-file reads that
-// refuse symlinks, durable whole-file replacement (temp file in the same directory, fsync,
-// rename), recursive directory creation and removal of files or empty directories. Like sys.h,
-// the only place these calls' errno is read.
+// Files read or written whole: reads that refuse a final symlink (and, bounded, anything but a
+// regular file of limited size), and the project's one atomic file replace (temp file in the
+// same directory, fsync, rename; optionally the directory fsynced too). Built on file_system.h;
+// like sys.h, the only place these calls' errno is read.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "base/result.h"
 
@@ -43,18 +42,5 @@ Result<std::string> read_fd_at_most(int fd, size_t max_bytes, const std::string&
 enum class Durability { kFsync, kFsyncFileAndDirectory, kNone };
 Result<void> replace_file_atomically(const std::string& path, std::string_view data, std::optional<uint32_t> mode,
                                      Durability durability = Durability::kFsync);
-
-/// mkdir -p: creates `dir` and its missing ancestors (mode 0777 before umask). Returns the
-/// directories it created, outermost first (so a rollback can remove them, innermost first).
-Result<std::vector<std::string>> make_directories(const std::string& dir);
-
-/// readlink(2): the target of the symlink `path`, as stored.
-Result<std::string> read_symlink(const std::string& path);
-
-/// unlink(2) that reports a missing path as an error (unlike remove_file).
-Result<void> unlink_path(const std::string& path);
-
-/// rmdir(2) of an empty directory.
-Result<void> remove_empty_directory(const std::string& path);
 
 }  // namespace clawexec::sys
