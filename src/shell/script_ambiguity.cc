@@ -15,8 +15,8 @@
 
 #include "base/strings.h"
 #include "base/utf.h"
-#include "shell/script_preflight.h"
-#include "shell/script_preflight_internal.h"
+#include "shell/script_inspection.h"
+#include "shell/script_inspection_internal.h"
 
 namespace clawexec::shell {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "shell/script_preflight.h"
+#include "shell/script_inspection.h"
 #include "shell/split_args.h"
 
 namespace clawexec::shell::preflight {
