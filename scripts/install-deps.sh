@@ -3,7 +3,7 @@
 # compilers and CMake, Boost 1.81 (Asio, Beast, JSON), CLI11, GoogleTest/GoogleMock,
 # Google Benchmark, PCRE2 (argPattern regexes), OpenSSL (SHA-256), clang (libFuzzer:
 # scripts/fuzz.sh and the fuzz.smoke test), and, with --test, Node.js plus the npm packages of the
-# black-box tests and zsh (the shell-snapshot tests).
+# black-box tests, zsh (the shell-snapshot tests) and python3 (the include-layer check).
 # Safe to run repeatedly; uses sudo when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,8 @@ if [ "$want_test" = 1 ]; then
   command -v npm >/dev/null 2>&1 || missing+=(npm)
   # zsh: the shell-snapshot tests run a fake HOME's .zshrc through a real zsh.
   command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+  # python3: the include-layer check (scripts/check_layers.py, ctest label lint).
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"

@@ -2,7 +2,7 @@
 
 #include "approvals/random.h"
 #include "approvals/store.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 
 namespace clawexec::approvals {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "base/strings.h"
 #include "base/utf.h"
+#include "hash/sha256.h"
 #include "json/json.h"
-#include "policy/sha256.h"
 
 namespace clawexec::approvals {
 namespace {
@@ -155,7 +155,7 @@ void finish_entries(bj::array& entries, const UuidGenerator& new_id) {
 std::string allowlist_dedupe_key(const bj::object& entry) {
   const bj::value* pattern = json::find(entry, "pattern");
   const bj::value* arg = json::find(entry, "argPattern");
-  std::string key = pattern && pattern->is_string() ? ascii_lower(js_trim(view(pattern->get_string()))) : "";
+  std::string key = pattern && pattern->is_string() ? lower_trimmed(view(pattern->get_string())) : "";
   key.push_back('\0');
   if (arg && arg->is_string()) key += std::string(js_trim(view(arg->get_string())));
   return key;
@@ -231,12 +231,13 @@ std::string format_uuid_v4(const unsigned char (&bytes)[16]) {
   for (int i = 0; i < 16; ++i) b[i] = bytes[i];
   b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
   b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[b[i] >> 4]);
-    out.push_back(kHex[b[i] & 0xf]);
+  out.reserve(36);
+  // 8-4-4-4-12 hex digits.
+  hash::append_lower_hex(out, b, 4);
+  for (int group : {4, 6, 8, 10}) {
+    out.push_back('-');
+    hash::append_lower_hex(out, b + group, group == 10 ? 6u : 2u);
   }
   return out;
 }
@@ -309,8 +310,8 @@ Document fail_closed_document() {
 std::string serialize_document(const Document& doc) { return json::stringify(doc, 2) + "\n"; }
 
 std::string document_hash(const std::optional<std::string>& raw) {
-  if (!raw) return "missing:" + policy::sha256_hex("");
-  return policy::sha256_hex(*raw);
+  if (!raw) return "missing:" + hash::sha256_hex("");
+  return hash::sha256_hex(*raw);
 }
 
 }  // namespace clawexec::approvals

@@ -145,6 +145,12 @@ TEST(ApprovalsRandom, TokensAreBase64UrlAndUuidsAreVersion4) {
   EXPECT_NE(id, random_uuid());
 }
 
+TEST(ApprovalsRandom, UuidsAreFormattedEightFourFourFourTwelveWithVersionAndVariantBits) {
+  const unsigned char bytes[16] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0xf6, 0x07,
+                                   0xc8, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0xff};
+  EXPECT_EQ(format_uuid_v4(bytes), "00010203-0405-4607-8809-0a0b0c0d0eff");
+}
+
 }  // namespace
 }  // namespace clawexec::approvals
 

@@ -23,7 +23,7 @@
 #include "approvals/random.h"
 #include "base/time.h"
 #include "json/json.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
 
 namespace clawexec::approvals {

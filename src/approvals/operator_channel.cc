@@ -18,7 +18,7 @@
 #include "approvals/operator_channel_internal.h"
 #include "approvals/peer_check.h"
 #include "json/json.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 #include "term/display_escape.h"
 
 namespace clawexec::approvals {

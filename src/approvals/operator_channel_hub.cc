@@ -14,7 +14,7 @@
 
 #include "approvals/operator_channel_internal.h"
 #include "json/json.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 
 namespace clawexec::approvals {
 

@@ -21,19 +21,19 @@ namespace clawexec::approvals {
 
 namespace bj = boost::json;
 
+LineBuffer::LineBuffer()
+    : splitter_(
+          kOperatorMaxLineBytes,
+          [this](std::string line) {
+            if (!line.empty() && out_ != nullptr) out_->push_back(std::move(line));
+          },
+          [this](size_t) { oversized_ = true; }) {}
+
 bool LineBuffer::feed(std::string_view bytes, std::vector<std::string>& lines) {
-  while (!bytes.empty()) {
-    const size_t newline = bytes.find('\n');
-    const std::string_view part = bytes.substr(0, newline);
-    if (pending_.size() + part.size() > kOperatorMaxLineBytes) return false;
-    pending_.append(part);
-    if (newline == std::string_view::npos) break;
-    if (!pending_.empty() && pending_.back() == '\r') pending_.pop_back();
-    if (!pending_.empty()) lines.push_back(std::move(pending_));
-    pending_.clear();
-    bytes.remove_prefix(newline + 1);
-  }
-  return true;
+  out_ = &lines;
+  splitter_.feed(bytes);
+  out_ = nullptr;
+  return !oversized_ && !splitter_.in_oversized_line();
 }
 
 JsonConnection::JsonConnection(Socket socket) : socket_(std::move(socket)) {}

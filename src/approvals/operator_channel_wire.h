@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "rpc/line_splitter.h"
 
 namespace clawexec::approvals {
 
@@ -26,14 +27,23 @@ inline constexpr size_t kOperatorMaxLineBytes = 4 * 1024 * 1024;
 inline constexpr std::string_view kUnknownApprovalId = "unknown or expired approval id";
 inline constexpr std::string_view kAmbiguousApprovalId = "ambiguous approval id prefix; use the full id";
 
-/// Splits a byte stream into lines ("\n"-terminated; a trailing "\r" is dropped).
+/// The operator channel's framing on top of rpc::LineSplitter: "\n"-terminated lines (a
+/// trailing "\r" dropped), blank lines ignored, and a line over kOperatorMaxLineBytes fatal
+/// for the connection. Holds a pointer to itself in the splitter's callbacks: not copyable.
 class LineBuffer {
  public:
-  /// Appends bytes; returns false when a line exceeds kOperatorMaxLineBytes.
+  LineBuffer();
+  LineBuffer(const LineBuffer&) = delete;
+  LineBuffer& operator=(const LineBuffer&) = delete;
+
+  /// Appends bytes, adding each completed non-blank line to `lines`; returns false when a
+  /// line exceeds kOperatorMaxLineBytes (the connection must end).
   bool feed(std::string_view bytes, std::vector<std::string>& lines);
 
  private:
-  std::string pending_;
+  rpc::LineSplitter splitter_;
+  std::vector<std::string>* out_ = nullptr;
+  bool oversized_ = false;
 };
 
 /// One newline-delimited JSON connection on the io_context. Reads until EOF or error, queues

@@ -4,7 +4,6 @@
 
 #include "approvals/document.h"
 #include "base/time.h"
-#include "sys/approvals_fs.h"
 #include "sys/sys.h"
 
 namespace clawexec::approvals {

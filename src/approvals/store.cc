@@ -11,8 +11,9 @@
 
 #include "approvals/random.h"
 #include "base/time.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::approvals {
 namespace {
@@ -150,25 +151,11 @@ Result<void> ApprovalsStore::prepare_directory() const {
   return {};
 }
 
+// sys's one atomic replace: a temp file beside the document, created 0600 (never readable by
+// others) and set to exactly 0600, fsynced, renamed over it, and the directory fsynced so the
+// rename itself survives a crash.
 Result<void> ApprovalsStore::write_atomically(const std::string& text) const {
-  const std::string temp = paths_.state_dir + "/.exec-approvals." + std::to_string(sys::current_pid()) + "." +
-                           options_.new_id() + ".tmp";
-  auto written = [&]() -> Result<void> {
-    auto fd = TRY(sys::create_exclusive(temp, 0600));
-    TRY(sys::change_mode_fd(fd.get(), 0600));
-    TRY(sys::write_all(fd.get(), text));
-    TRY(sys::sync_fd(fd.get(), temp));
-    fd.reset();
-    TRY(sys::rename_path(temp, paths_.file));
-    return {};
-  }();
-  if (!written.ok()) {
-    ignore_error(sys::remove_file(temp));
-    return written;
-  }
-  TRY(sys::sync_directory(paths_.state_dir));
-  TRY(sys::change_mode(paths_.file, 0600));
-  return {};
+  return sys::replace_file_atomically(paths_.file, text, 0600, sys::Durability::kFsyncFileAndDirectory);
 }
 
 Result<UpdateResult> ApprovalsStore::update(const DocumentMutation& mutation,

@@ -23,7 +23,7 @@
 namespace clawexec::approvals {
 
 struct StoreOptions {
-  UuidGenerator new_id;                 // entry ids, temp-file names; default: random UUID v4
+  UuidGenerator new_id;                 // entry ids; default: random UUID v4
   std::function<int64_t()> now_ms;      // lastUsedAt, lock createdAt; default: wall clock
   std::function<Result<std::string>()> new_token;  // socket token; default: base64url(24 random bytes)
   LockOptions lock;                     // retries and delay (defaults: 10 x 20 ms)

@@ -39,6 +39,8 @@ std::string_view trim_ascii(std::string_view s) {
   return s.substr(start, end - start + 1);
 }
 
+std::string lower_trimmed(std::string_view s) { return ascii_lower(js_trim(s)); }
+
 std::vector<std::string_view> split(std::string_view s, char separator) {
   std::vector<std::string_view> parts;
   size_t start = 0;

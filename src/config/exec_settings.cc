@@ -14,6 +14,7 @@
 #include "base/strings.h"
 #include "base/utf.h"
 #include "config/exec_layer.h"
+#include "config/exec_modes.h"
 #include "config/json5.h"
 
 namespace clawexec::config {
@@ -72,37 +73,10 @@ Sections read_sections(const json::object& root, const std::string& agent_id, Di
 
 // ---- layering ----
 
-struct PolicyLayer {
-  std::optional<ExecMode> mode;
-  std::optional<ExecSecurity> security;
-  std::optional<ExecAsk> ask;
-};
-
-PolicyLayer policy_of_mode(ExecMode mode) {
-  switch (mode) {
-    case ExecMode::kDeny:
-      return {mode, ExecSecurity::kDeny, ExecAsk::kOff};
-    case ExecMode::kAllowlist:
-      return {mode, ExecSecurity::kAllowlist, ExecAsk::kOff};
-    case ExecMode::kAsk:
-    case ExecMode::kAuto:
-      return {mode, ExecSecurity::kAllowlist, ExecAsk::kOnMiss};
-    case ExecMode::kFull:
-      return {mode, ExecSecurity::kFull, ExecAsk::kOff};
-  }
-  return {};
-}
-
-// The reference's applyExecPolicyLayer.
-PolicyLayer apply_policy_layer(PolicyLayer base, const std::optional<ExecLayer>& layer) {
+// The reference's applyExecPolicyLayer over the two sections (config/exec_modes.h).
+LayeredExecPolicy apply_policy_layer(LayeredExecPolicy base, const std::optional<ExecLayer>& layer) {
   if (!layer) return base;
-  if (layer->mode) return policy_of_mode(*layer->mode);
-  if (layer->security || layer->ask) {
-    base.mode.reset();
-    if (layer->security) base.security = layer->security;
-    if (layer->ask) base.ask = layer->ask;
-  }
-  return base;
+  return apply_exec_policy_layer(base, ExecPolicyFields{layer->mode, layer->security, layer->ask});
 }
 
 // agent ?? global for one field.
@@ -129,7 +103,7 @@ std::optional<json::object> merge_safe_bin_profiles(const Sections& s) {
   for (const auto* layer : {s.global ? &*s.global : nullptr, s.agent ? &*s.agent : nullptr}) {
     if (layer == nullptr || !layer->safe_bin_profiles) continue;
     for (const auto& profile : *layer->safe_bin_profiles) {
-      std::string name = ascii_lower(js_trim(profile.key()));
+      std::string name = lower_trimmed(profile.key());
       if (!name.empty()) merged.insert_or_assign(name, profile.value());
     }
   }
@@ -144,7 +118,7 @@ int64_t clamp_or_default(std::optional<int64_t> value, int64_t fallback, int64_t
 ExecSettings resolve(const Sections& s, const EnvLookup& env) {
   ExecSettings out;
   out.host = pick(s, &ExecLayer::host).value_or(ExecHost::kAuto);
-  PolicyLayer policy = apply_policy_layer(apply_policy_layer({}, s.global), s.agent);
+  const LayeredExecPolicy policy = apply_policy_layer(apply_policy_layer({}, s.global), s.agent);
   out.mode = policy.mode;
   out.security = policy.security;
   out.ask = policy.ask;
@@ -265,7 +239,7 @@ std::string_view to_string(ExecAsk value) {
 }
 
 std::string normalize_agent_id(std::string_view id) {
-  std::string lowered = ascii_lower(js_trim(id));
+  std::string lowered = lower_trimmed(id);
   auto id_char = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   };

@@ -15,8 +15,8 @@
 #include "mcp/apply_patch_options.h"
 #include "patch/file_ops.h"
 #include "patch/workspace.h"
-#include "sys/patch_fs.h"
 #include "sys/sys.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::daemon {
 

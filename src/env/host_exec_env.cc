@@ -86,7 +86,7 @@ bool is_all_digits(std::string_view s, bool zeros_only) {
 
 // true/yes/on, or an integer (optionally signed) that is not zero.
 bool is_permissive_protocol_from_user(std::string_view value) {
-  std::string lower = ascii_lower(js_trim(value));
+  std::string lower = lower_trimmed(value);
   if (lower == "true" || lower == "yes" || lower == "on") return true;
   std::string_view digits = lower;
   if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) digits.remove_prefix(1);

@@ -21,9 +21,9 @@
 #include "base/utf.h"
 #include "exec/policy_gate_internal.h"
 #include "exec/service.h"
+#include "hash/sha256.h"
 #include "policy/analysis_summary.h"
 #include "policy/highlight.h"
-#include "policy/sha256.h"
 #include "sys/sys.h"
 #include "term/display_escape.h"
 
@@ -44,7 +44,7 @@ std::string content_hash(const std::string& path) {
   if (!sys::is_writable(path)) return {};
   Result<std::optional<std::string>> text = sys::read_file_if_exists(path, "hash approved executable");
   if (!text.ok() || !text.value()) return "unreadable";
-  return policy::sha256_hex(**text);
+  return hash::sha256_hex(**text);
 }
 
 }  // namespace

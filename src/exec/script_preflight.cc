@@ -1,4 +1,4 @@
-// Script preflight glue: the pure analysis (shell/script_preflight.h) plus the bounded,
+// Script preflight glue: the pure analysis (shell/script_inspection.h) plus the bounded,
 // root-confined file reads (sys/bounded_read.h).
 //
 // Problem: a script path in a command is resolved against the working directory exactly as the
@@ -13,7 +13,7 @@
 
 #include "env/shell_select.h"
 #include "shell/lexical_path.h"
-#include "shell/script_preflight.h"
+#include "shell/script_inspection.h"
 #include "sys/bounded_read.h"
 #include "sys/sys.h"
 

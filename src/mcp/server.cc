@@ -77,14 +77,6 @@ const exec::ToolSpec* find_tool(std::string_view name, bool with_apply_patch) {
   return nullptr;
 }
 
-std::string lower_trimmed(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  size_t e = s.find_last_not_of(" \t\r\n");
-  std::string out = b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
-  for (char& ch : out) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
-  return out;
-}
-
 std::string string_member(const json::Value& object, std::string_view key) {
   const json::Value* v = object.is_object() ? json::find(object.get_object(), key) : nullptr;
   return v && v->is_string() ? std::string(v->get_string()) : std::string();

@@ -1,6 +1,6 @@
-// Reading and atomically rewriting the JSON5 config document. The write goes to a uniquely
-// named temp file beside the target (same file system, so rename is atomic), is fsynced, and
-// replaces the file by rename; the directory is synced afterwards.
+// Reading and atomically rewriting the JSON5 config document. The write goes through the
+// project's one atomic replace (sys::replace_file_atomically: temp file beside the target,
+// fsync, rename, directory fsync), keeping the old file's permission bits.
 
 #include "operator/config_document.h"
 
@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <optional>
 
-#include "approvals/random.h"
 #include "config/exec_settings.h"
 #include "config/json5.h"
 #include "json/json.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
+#include "sys/whole_file.h"
 #include "sys/sys.h"
 
 namespace clawexec::operator_ops {
@@ -38,7 +38,6 @@ Result<void> write_config_document(const std::string& path, const bj::value& doc
   const std::string text = json::stringify(document, 2) + "\n";
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   if (!sys::is_directory(dir)) {
     auto made = sys::make_directory(dir, 0700);
     if (!made.ok()) return Error::invalid("write config " + path + ": " + made.error().message);
@@ -51,19 +50,8 @@ Result<void> write_config_document(const std::string& path, const bj::value& doc
     }
     mode = (*existing)->mode & 0777;
   }
-  const std::string temp = dir + "/." + base + "." + std::to_string(sys::current_pid()) + "." +
-                           approvals::random_uuid() + ".tmp";
-  auto fd = sys::create_exclusive(temp, mode);
-  if (!fd.ok()) return Error::invalid("write config " + path + ": " + fd.error().message);
-  auto written = sys::write_all(fd->get(), text);
-  if (written.ok()) written = sys::change_mode_fd(fd->get(), mode);
-  if (written.ok()) written = sys::sync_fd(fd->get(), temp);
-  if (written.ok()) written = sys::rename_path(temp, path);
-  if (!written.ok()) {
-    ignore_error(sys::remove_file(temp));
-    return Error::invalid("write config " + path + ": " + written.error().message);
-  }
-  ignore_error(sys::sync_directory(dir));
+  Result<void> written = sys::replace_file_atomically(path, text, mode, sys::Durability::kFsyncFileAndDirectory);
+  if (!written.ok()) return Error::invalid("write config " + path + ": " + written.error().message);
   return {};
 }
 

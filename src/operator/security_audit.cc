@@ -5,7 +5,7 @@
 #include "config/paths.h"
 #include "operator/config_document.h"
 #include "policy/audit_config.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
 
 namespace clawexec::operator_ops {

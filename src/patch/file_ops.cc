@@ -15,7 +15,7 @@
 
 #include "patch/file_ops_internal.h"
 #include "patch/patch.h"
-#include "sys/patch_fs.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::patch {
 namespace {

@@ -2,13 +2,16 @@
 // file is either old or new; removals come last and are renames to a hidden name beside the
 // file, so they too can be undone until everything has succeeded. If any step fails, the
 // journal is replayed backwards: replaced files get their old bytes and permission bits back,
-// created files and directories are removed, removed files are renamed back.
+// created files and directories are removed, removed files are renamed back. A step of the
+// replay that fails is added to the error, so the caller learns the tree is not as it was.
 
 #include <set>
 
+#include "base/strings.h"
 #include "patch/file_ops_internal.h"
-#include "sys/patch_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::patch::internal {
 namespace {
@@ -27,30 +30,40 @@ struct Undo {
 class Journal {
  public:
   void push(Undo undo) { steps_.push_back(std::move(undo)); }
-  // Best effort: the original error is what the caller reports.
-  void roll_back() {
+  // Undoes every step, newest first, and returns `error` (what made the commit fail), extended
+  // with each step that could not be undone.
+  Error roll_back(Error error) {
+    std::vector<std::string> failed;
     for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) {
+      Result<void> undone;
       switch (it->kind) {
         case Undo::Kind::kRestoreBytes:
-          (void)sys::replace_file_atomically(it->slot->path, it->slot->original, it->slot->original_mode);
+          undone = sys::replace_file_atomically(it->slot->path, it->slot->original, it->slot->original_mode);
           break;
         case Undo::Kind::kRemoveCreated:
-          (void)sys::unlink_path(it->slot->path);
+          undone = sys::unlink_path(it->slot->path);
           break;
         case Undo::Kind::kRemoveDirectory:
-          (void)sys::remove_empty_directory(it->path);
+          undone = sys::remove_empty_directory(it->path);
           break;
         case Undo::Kind::kRenameBack:
-          (void)sys::rename_path(it->path, it->slot->path);
+          undone = sys::rename_path(it->path, it->slot->path);
           break;
       }
+      if (!undone.ok()) failed.push_back(undone.error().message);
     }
     steps_.clear();
+    if (!failed.empty()) {
+      error.message += " (the rollback also failed, so some files may be left changed: " + join(failed, "; ") + ")";
+    }
+    return error;
   }
-  // After success: the hidden copies of removed files go.
+  // After success: the hidden copies of removed files go. The patch is applied by now, so a
+  // copy that cannot be removed is left behind (a dot file beside the original) rather than
+  // reported as a failure of the patch.
   void finish() {
     for (const Undo& step : steps_) {
-      if (step.kind == Undo::Kind::kRenameBack) (void)sys::unlink_path(step.path);
+      if (step.kind == Undo::Kind::kRenameBack) ignore_error(sys::unlink_path(step.path));
     }
   }
 
@@ -102,23 +115,23 @@ Result<void> commit(const std::vector<FileSlot>& slots) {
   std::set<std::string> dirs;
   for (const FileSlot& slot : slots) {
     if (!slot.exists || unchanged(slot)) continue;
-    if (Result<void> r = write_one(slot, journal, dirs); !r.ok()) {
-      journal.roll_back();
-      return r;
-    }
+    if (Result<void> r = write_one(slot, journal, dirs); !r.ok()) return journal.roll_back(std::move(r).error());
   }
   for (const FileSlot& slot : slots) {
     if (slot.exists || !slot.original_type) continue;
     std::string hidden = hidden_name(slot);
     if (Result<void> r = sys::rename_path(slot.path, hidden); !r.ok()) {
-      journal.roll_back();
-      return Error{r.error().code, r.error().sys_errno, "Failed to delete " + slot.display + ": " + r.error().message};
+      return journal.roll_back(
+          Error{r.error().code, r.error().sys_errno, "Failed to delete " + slot.display + ": " + r.error().message});
     }
     journal.push({Undo::Kind::kRenameBack, &slot, hidden});
     dirs.insert(parent_of(slot.path));
   }
   journal.finish();
-  for (const std::string& dir : dirs) (void)sys::sync_directory(dir);
+  // Every file is in place by now and nothing can be undone any more: syncing the directories
+  // makes the renames durable where the file system allows, and a failure changes nothing the
+  // caller could act on.
+  for (const std::string& dir : dirs) ignore_error(sys::sync_directory(dir));
   return {};
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 
 namespace clawexec::patch::internal {
 

@@ -20,8 +20,7 @@
 #include <algorithm>
 
 #include "patch/workspace.h"
-#include "sys/approvals_fs.h"
-#include "sys/patch_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
 
 namespace clawexec::patch {

@@ -10,7 +10,7 @@
 
 #include "base/strings.h"
 #include "shell/lexical_path.h"
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
 
 namespace clawexec::patch {

@@ -169,7 +169,7 @@ int64_t approval_running_notice_seconds(int64_t notice_ms) {
 }
 
 std::string_view denial_summary(std::string_view metadata) {
-  std::string lower = ascii_lower(js_trim(metadata));
+  std::string lower = lower_trimmed(metadata);
   auto has = [&lower](std::string_view needle) { return lower.find(needle) != std::string::npos; };
   if (has("approval-timeout")) return "Command did not run: approval timed out.";
   if (has("user-denied")) return "Command did not run: approval was denied.";

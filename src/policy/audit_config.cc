@@ -125,7 +125,7 @@ std::vector<std::string> normalize_configured_safe_bins(const json::value* entri
   if (entries == nullptr || !entries->is_array()) return out;
   for (const json::value& entry : entries->as_array()) {
     if (!entry.is_string()) continue;
-    std::string name = ascii_lower(js_trim(std::string_view(entry.as_string())));
+    std::string name = lower_trimmed(std::string_view(entry.as_string()));
     if (!name.empty()) out.push_back(std::move(name));
   }
   std::sort(out.begin(), out.end());
@@ -151,7 +151,7 @@ std::set<std::string, std::less<>> merged_profile_names(const json::object* glob
     const json::object* profiles = object_member(scope, "safeBinProfiles");
     if (profiles == nullptr) continue;
     for (const auto& member : *profiles) {
-      std::string name = ascii_lower(js_trim(std::string_view(member.key())));
+      std::string name = lower_trimmed(std::string_view(member.key()));
       if (!name.empty()) names.insert(std::move(name));
     }
   }

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "policy/risk.h"
 #include "policy/types.h"
 #include "shell/script.h"
 
@@ -27,12 +28,6 @@ inline constexpr size_t kMaxExplainUnits = 128 * 1024;
 
 enum class StepContext { kTopLevel, kCommandSubstitution, kProcessSubstitution, kFunctionDefinition, kWrapperPayload };
 std::string_view to_string(StepContext context);
-
-/// A byte range [begin, end) in the original command text.
-struct ByteSpan {
-  size_t begin = 0;
-  size_t end = 0;
-};
 
 struct ExplainStep {
   size_t id = 0;                     // "command-<id>"
@@ -57,22 +52,6 @@ struct ExplainStep {
   /// original text, else the wrapper step id whose payload holds it).
   size_t bucket = 0;
   size_t local_begin = 0, local_end = 0;
-};
-
-struct Risk {
-  std::string kind;  // command-substitution, redirect, dynamic-argument, eval, inline-eval, ...
-  std::string text;  // the source text the risk concerns (may be empty)
-  ByteSpan span;     // where it is in the original text
-  // Kind-specific details (empty when not applicable).
-  std::string command;     // normalised executable (dynamic-argument, carriers, inline-eval)
-  std::string flag;        // inline-eval / shell-wrapper / carrier flag
-  std::string executable;  // shell-wrapper: the shell
-  std::string payload;     // shell-wrapper: the inline command
-  std::string name;        // function-definition
-  std::optional<size_t> argument_index;  // dynamic-argument
-  bool expansion = false;                // dynamic-argument: the word holds a parameter, arithmetic or substitution
-  std::optional<size_t> step_id;         // the step it was found in, if any
-  std::optional<size_t> payload_of;      // found while parsing this wrapper step's payload
 };
 
 struct ExplainOperator {

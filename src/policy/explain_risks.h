@@ -5,7 +5,8 @@
 
 #include <vector>
 
-#include "policy/explain.h"
+#include "policy/risk.h"
+#include "policy/types.h"
 
 namespace clawexec::policy {
 

@@ -1,7 +1,8 @@
 // Exec modes and effective policy: the small lattice (security deny < allowlist < full, ask
-// off < on-miss < always), the mode table and its inverse, and the three places the reference
-// combines policy sources — config layering, the per-agent defaults (§2.3) and the per-call
-// resolution inside the exec tool (§2.4). The approvals file only ever tightens: its values
+// off < on-miss < always), the inverse of the mode table (the table itself and the layering
+// rule are config/exec_modes.h), and the three places the reference combines policy sources —
+// config layering, the per-agent defaults (§2.3) and the per-call resolution inside the exec
+// tool (§2.4). The approvals file only ever tightens: its values
 // enter through min_security/max_ask floors. Everything is a pure function over typed inputs;
 // the approvals file arrives already resolved (or as a callback, so the sandbox path can
 // prove it never consulted it).
@@ -15,10 +16,6 @@
 
 namespace clawexec::policy {
 namespace {
-
-// The reference lowercases with String.prototype.toLowerCase; every literal we accept is
-// ASCII, so ASCII lowering decides the same matches.
-std::string lowered(std::string_view value) { return ascii_lower(js_trim(value)); }
 
 int security_rank(ExecSecurity s) {
   switch (s) {
@@ -63,7 +60,7 @@ constexpr std::string_view kAllowedTargets = "auto, sandbox, gateway, node";
 }  // namespace
 
 std::optional<ExecHost> normalize_exec_host(std::string_view value) {
-  const std::string v = lowered(value);
+  const std::string v = lower_trimmed(value);
   if (v == "sandbox") return ExecHost::kSandbox;
   if (v == "gateway") return ExecHost::kGateway;
   if (v == "node") return ExecHost::kNode;
@@ -71,18 +68,18 @@ std::optional<ExecHost> normalize_exec_host(std::string_view value) {
 }
 
 std::optional<ExecHost> normalize_exec_target(std::string_view value) {
-  if (lowered(value) == "auto") return ExecHost::kAuto;
+  if (lower_trimmed(value) == "auto") return ExecHost::kAuto;
   return normalize_exec_host(value);
 }
 
 std::optional<ExecSecurity> normalize_exec_security(std::string_view value) {
-  return exec_security_from_literal(lowered(value));
+  return exec_security_from_literal(lower_trimmed(value));
 }
 
-std::optional<ExecAsk> normalize_exec_ask(std::string_view value) { return exec_ask_from_literal(lowered(value)); }
+std::optional<ExecAsk> normalize_exec_ask(std::string_view value) { return exec_ask_from_literal(lower_trimmed(value)); }
 
 std::optional<ExecMode> normalize_exec_mode(std::string_view value) {
-  const std::string v = lowered(value);
+  const std::string v = lower_trimmed(value);
   if (v == "deny") return ExecMode::kDeny;
   if (v == "allowlist") return ExecMode::kAllowlist;
   if (v == "ask") return ExecMode::kAsk;
@@ -138,22 +135,6 @@ ExecSecurity min_security(ExecSecurity a, ExecSecurity b) { return security_rank
 
 ExecAsk max_ask(ExecAsk a, ExecAsk b) { return ask_rank(a) >= ask_rank(b) ? a : b; }
 
-ModePolicy resolve_exec_policy_for_mode(ExecMode mode) {
-  switch (mode) {
-    case ExecMode::kDeny:
-      return {ExecSecurity::kDeny, ExecAsk::kOff, false};
-    case ExecMode::kAllowlist:
-      return {ExecSecurity::kAllowlist, ExecAsk::kOff, false};
-    case ExecMode::kAsk:
-      return {ExecSecurity::kAllowlist, ExecAsk::kOnMiss, false};
-    case ExecMode::kAuto:
-      return {ExecSecurity::kAllowlist, ExecAsk::kOnMiss, true};
-    case ExecMode::kFull:
-      return {ExecSecurity::kFull, ExecAsk::kOff, false};
-  }
-  return {ExecSecurity::kDeny, ExecAsk::kOff, false};
-}
-
 ExecMode resolve_exec_mode_from_policy(ExecSecurity security, ExecAsk ask) {
   if (security == ExecSecurity::kDeny) return ExecMode::kDeny;
   if (security == ExecSecurity::kAllowlist && ask == ExecAsk::kOff) return ExecMode::kAllowlist;
@@ -168,19 +149,12 @@ ResolvedModePolicy resolve_exec_mode_policy(std::optional<ExecMode> mode, ExecSe
 }
 
 ExecPolicyState apply_exec_policy_layer(ExecPolicyState base, const ExecPolicyLayer& layer) {
-  if (layer.mode) {
-    const ModePolicy table = resolve_exec_policy_for_mode(*layer.mode);
-    base.mode = layer.mode;
-    base.security = table.security;
-    base.ask = table.ask;
-    base.auto_review = table.auto_review;
-    return base;
-  }
-  if (layer.security || layer.ask) {
-    base.mode.reset();
-    if (layer.security) base.security = *layer.security;
-    if (layer.ask) base.ask = *layer.ask;
-  }
+  const config::LayeredExecPolicy next = config::apply_exec_policy_layer(
+      {base.mode, base.security, base.ask, base.auto_review}, {layer.mode, layer.security, layer.ask});
+  base.mode = next.mode;
+  base.security = next.security.value_or(base.security);  // always set: the base had one
+  base.ask = next.ask.value_or(base.ask);
+  base.auto_review = next.auto_review;
   return base;
 }
 

@@ -4,7 +4,8 @@
 // pass what it says (HostPolicyView / ApprovalsAgentPolicy, built by the approvals module).
 //
 // Vocabulary: security deny < allowlist < full; ask off < on-miss < always; a mode is a named
-// (security, ask, autoReview) triple; the config enums of config/exec_settings.h are reused.
+// (security, ask, autoReview) triple; the config enums of config/exec_settings.h and the mode
+// table of config/exec_modes.h are reused.
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "config/exec_modes.h"
 #include "config/exec_settings.h"
 #include "policy/allowlist_match.h"
 
@@ -67,16 +69,10 @@ ExecAsk max_ask(ExecAsk a, ExecAsk b);
 
 // ---- Modes (§2.1). ----
 
-struct ModePolicy {
-  ExecSecurity security = ExecSecurity::kFull;
-  ExecAsk ask = ExecAsk::kOff;
-  bool auto_review = false;
-  bool operator==(const ModePolicy&) const = default;
-};
-
-/// The mode table: deny->(deny,off), allowlist->(allowlist,off), ask->(allowlist,on-miss),
-/// auto->(allowlist,on-miss,autoReview), full->(full,off).
-ModePolicy resolve_exec_policy_for_mode(ExecMode mode);
+/// The mode table lives with the config enums (config/exec_modes.h): config layers its two
+/// sections with it before policy sees them.
+using config::ModePolicy;
+using config::resolve_exec_policy_for_mode;
 
 /// The inverse used for reporting; never returns kAuto.
 ExecMode resolve_exec_mode_from_policy(ExecSecurity security, ExecAsk ask);
@@ -112,8 +108,9 @@ struct ExecPolicyState {
   bool auto_review = false;
 };
 
-/// A layer with a mode replaces mode/security/ask/autoReview from the table; a layer with
-/// security and/or ask drops the inherited mode and sets only what it names; otherwise `base`.
+/// config::apply_exec_policy_layer (the one copy of the rule) on policy's state: a layer with a
+/// mode replaces mode/security/ask/autoReview from the table; a layer with security and/or ask
+/// drops the inherited mode and sets only what it names; otherwise `base`. `host` is kept.
 ExecPolicyState apply_exec_policy_layer(ExecPolicyState base, const ExecPolicyLayer& layer);
 
 // ---- What the approvals file says (produced by the approvals module). ----

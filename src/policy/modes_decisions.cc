@@ -7,8 +7,8 @@
 #include <array>
 
 #include "base/utf.h"
+#include "hash/sha256.h"
 #include "policy/modes.h"
-#include "policy/sha256.h"
 
 namespace clawexec::policy {
 namespace {
@@ -34,11 +34,11 @@ bool requires_exec_approval(const ApprovalRequirementInputs& in) {
 }
 
 std::string durable_command_pattern(std::string_view command_text) {
-  return "=command:" + sha256_hex(command_text).substr(0, 16);
+  return "=command:" + hash::sha256_hex(command_text).substr(0, 16);
 }
 
 std::string node_command_pattern(std::string_view command_text) {
-  return "=node-command:" + sha256_hex(command_text).substr(0, 16);
+  return "=node-command:" + hash::sha256_hex(command_text).substr(0, 16);
 }
 
 bool has_durable_exec_approval(bool analysis_ok, const std::vector<const AllowlistEntry*>& segment_entries,

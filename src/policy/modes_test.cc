@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "policy/sha256.h"
+#include "hash/sha256.h"
 
 namespace clawexec::policy {
 namespace {
@@ -229,7 +229,7 @@ TEST(RequiresExecApproval, OnMissGatesOnlyAllowlistMisses) {
 }
 
 TEST(DurableApproval, PatternIsAShaPrefixOfTheTrimmedCommand) {
-  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(hash::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(durable_command_pattern("abc"), "=command:ba7816bf8f01cfea");
   EXPECT_EQ(node_command_pattern("abc"), "=node-command:ba7816bf8f01cfea");
   AllowlistEntry grant;

@@ -13,7 +13,7 @@ namespace clawexec::policy {
 using shell::Argv;
 
 /// The file-system questions policy code may ask. Production binds them to real syscalls
-/// (policy/fs_view_sys.h in a higher layer); tests bind them to an in-memory fake.
+/// (approvals/system_fs.h, a higher layer); tests bind them to an in-memory fake.
 struct FsView {
   /// A regular file (symlinks followed) that the caller may execute (X_OK).
   std::function<bool(const std::string& path)> is_executable_file;

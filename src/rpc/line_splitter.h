@@ -22,6 +22,9 @@ class LineSplitter {
   void feed(std::string_view bytes);
   /// End of stream: a final line without a newline is still a line.
   void finish();
+  /// True while the current line is over the limit (its bytes are being skipped); for users
+  /// that treat an oversized line as fatal and need not wait for its newline.
+  bool in_oversized_line() const { return skipping_; }
 
  private:
   void complete_line();

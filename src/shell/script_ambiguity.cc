@@ -13,9 +13,10 @@
 // a `sh -c` payload is analysed as a command of its own. Refuse only when an interpreter runs,
 // the syntax is complex, and a script hint ties the two together.
 
+#include "base/strings.h"
 #include "base/utf.h"
-#include "shell/script_preflight.h"
-#include "shell/script_preflight_internal.h"
+#include "shell/script_inspection.h"
+#include "shell/script_inspection_internal.h"
 
 namespace clawexec::shell {
 
@@ -24,8 +25,6 @@ const std::string_view kComplexInterpreterMessage =
     "validation. Use a direct `python <file>.py` or `node <file>.js` command.";
 
 namespace {
-
-using preflight::normalized;
 
 // The command with quoted text removed (escapes outside quotes kept as "\x"); nullopt when a
 // quote or escape is left open.
@@ -159,7 +158,7 @@ bool has_unquoted_script_hint(std::string_view raw) {
 struct SegmentCommand {
   Argv words;
   size_t index = 0;
-  std::string executable() const { return index < words.size() ? normalized(words[index]) : std::string(); }
+  std::string executable() const { return index < words.size() ? lower_trimmed(words[index]) : std::string(); }
 };
 
 std::optional<SegmentCommand> segment_command(std::string_view segment) {
@@ -172,7 +171,7 @@ std::optional<SegmentCommand> segment_command(std::string_view segment) {
   return command;
 }
 
-// The leading executable of a segment once its quoted text is gone (normalized; "" if none).
+// The leading executable of a segment once its quoted text is gone (lower_trimmed; "" if none).
 std::string leading_executable(std::string_view segment) {
   std::optional<std::string> unquoted = unquoted_text(segment);
   std::optional<SegmentCommand> command = segment_command(unquoted ? *unquoted : std::string(segment));
@@ -231,7 +230,7 @@ bool is_long_option(std::string_view arg) {  // --name or --name=value (value on
 // The -c payload of a bash/dash/fish/ksh/sh/zsh command, found by walking its options.
 std::optional<std::string> shell_wrapper_payload(std::string_view executable, const Argv& args) {
   size_t slash = executable.find_last_of("/\\");
-  std::string base = normalized(slash == std::string_view::npos ? executable : executable.substr(slash + 1));
+  std::string base = lower_trimmed(slash == std::string_view::npos ? executable : executable.substr(slash + 1));
   if (base.size() >= 4 && base.compare(base.size() - 4, 4, ".exe") == 0) base.resize(base.size() - 4);
   if (base != "bash" && base != "dash" && base != "fish" && base != "ksh" && base != "sh" && base != "zsh") {
     return std::nullopt;
@@ -313,7 +312,7 @@ bool is_complex_interpreter_invocation(std::string_view command) {
   std::optional<Argv> raw_argv = split_shell_args(raw);
   const Argv argv = raw_argv ? preflight::strip_env_prefix(*raw_argv) : Argv{};
   const size_t index = preflight::skip_assignments(argv);
-  const std::string direct = index < argv.size() ? normalized(argv[index]) : std::string();
+  const std::string direct = index < argv.size() ? lower_trimmed(argv[index]) : std::string();
   const Argv args =
       index < argv.size() ? Argv(argv.begin() + static_cast<std::ptrdiff_t>(index) + 1, argv.end()) : Argv{};
   const bool direct_interpreter = preflight::is_interpreter_name(direct);

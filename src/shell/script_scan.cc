@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/utf.h"
-#include "shell/script_preflight.h"
+#include "shell/script_inspection.h"
 
 namespace clawexec::shell {
 namespace {

@@ -15,8 +15,8 @@
 #include "base/strings.h"
 #include "base/utf.h"
 #include "shell/executable.h"
-#include "shell/script_preflight.h"
-#include "shell/script_preflight_internal.h"
+#include "shell/script_inspection.h"
+#include "shell/script_inspection_internal.h"
 
 namespace clawexec::shell {
 namespace preflight {
@@ -42,7 +42,7 @@ constexpr std::array<std::string_view, 4> kPythonOptionsWithValue = {"-W", "-X",
 
 bool is_env_executable(std::string_view token) {
   size_t slash = token.find_last_of("/\\");
-  std::string base = normalized(slash == std::string_view::npos ? token : token.substr(slash + 1));
+  std::string base = lower_trimmed(slash == std::string_view::npos ? token : token.substr(slash + 1));
   if (base.size() >= 4 && base.compare(base.size() - 4, 4, ".exe") == 0) base.resize(base.size() - 4);
   return base == "env";
 }
@@ -108,10 +108,8 @@ std::vector<std::string> node_scripts(const Argv& args, size_t from) {
 
 }  // namespace
 
-std::string normalized(std::string_view token) { return ascii_lower(js_trim(token)); }
-
 bool has_extension(std::string_view token, std::string_view extension) {
-  std::string name = normalized(token);
+  std::string name = lower_trimmed(token);
   return name.size() >= extension.size() &&
          name.compare(name.size() - extension.size(), extension.size(), extension) == 0;
 }
@@ -168,7 +166,7 @@ Argv drop_leading_keyword(const Argv& argv) {
 std::vector<ScriptTarget> targets_from_argv(const Argv& argv) {
   size_t command = skip_assignments(argv);
   if (command >= argv.size()) return {};
-  std::string executable = normalized(argv[command]);
+  std::string executable = lower_trimmed(argv[command]);
   std::vector<ScriptTarget> targets;
   if (is_python_name(executable)) {
     if (std::optional<std::string> script = python_script(argv, command + 1)) {

@@ -23,9 +23,9 @@
 #include "env/shell_select.h"
 #include "shellenv/login_shell.h"
 #include "shellenv/shell_run.h"
-#include "sys/approvals_fs.h"
-#include "sys/patch_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
+#include "sys/whole_file.h"
 
 namespace clawexec::shellenv {
 namespace {
@@ -37,6 +37,11 @@ constexpr int64_t kSnapshotMaxAgeNs = int64_t{72} * 3600 * 1000000000;
 constexpr int64_t kCaptureTimeoutMs = 5000;
 constexpr int64_t kValidateTimeoutMs = 2000;
 constexpr size_t kMaxSnapshotEntries = 64;
+
+// Capture output and not-yet-validated snapshots are scratch files: nothing reads a .tmp file
+// again, and the stale-file sweep of a later server removes any left behind (once 72 hours
+// old), so a failed removal is not worth reporting.
+void remove_scratch_file(const std::string& path) { ignore_error(sys::remove_file(path)); }
 
 int64_t wall_clock_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -157,7 +162,13 @@ void ShellEnvironment::start_capture(const std::shared_ptr<SnapshotEntry>& entry
   // not even an earlier file under that key.
   auto fail = [this, entry] { finish_snapshot(entry, entry->snapshot); };
   auto refuse = [this, entry] {
-    (void)sys::unlink_path(snapshot_dir_ + "/" + entry->key + ".sh");
+    // An earlier file under this key would be reused by a later server (reuse_or_capture):
+    // when it cannot be removed, say so.
+    const std::string file = snapshot_dir_ + "/" + entry->key + ".sh";
+    if (Result<void> removed = sys::remove_file(file); !removed.ok()) {
+      settings_.warn("could not remove the refused shell snapshot (" + removed.error().message +
+                     "); a later server may reuse it until it is 5 minutes old");
+    }
     finish_snapshot(entry, nullptr);
   };
   if (!sys::make_directories(snapshot_dir_).ok() || !sys::change_mode(snapshot_dir_, 0700).ok()) return fail();
@@ -180,7 +191,7 @@ void ShellEnvironment::start_capture(const std::shared_ptr<SnapshotEntry>& entry
   run_shell(io_, spawner_, spec, [this, alive = alive_, entry, output_file, stem, fail, refuse](ShellRunResult result) {
     if (!*alive) return;
     Result<std::string> captured = sys::read_whole_file(output_file);
-    (void)sys::unlink_path(output_file);
+    remove_scratch_file(output_file);
     if (!result.succeeded() || !captured.ok()) return fail();
     std::optional<SnapshotFile> text = build_snapshot_file(captured.value());
     if (!text) return refuse();
@@ -189,14 +200,14 @@ void ShellEnvironment::start_capture(const std::shared_ptr<SnapshotEntry>& entry
     validate_then(entry, temp, [this, entry, temp, fail, refuse](bool ok) {
       std::string file = snapshot_dir_ + "/" + entry->key + ".sh";
       if (!ok) {
-        (void)sys::unlink_path(temp);
+        remove_scratch_file(temp);
         return refuse();  // it does not source cleanly: never use it
       }
+      // The temp file is already exactly 0600 (replace_file_atomically), and so is the file.
       if (!sys::rename_path(temp, file).ok()) {
-        (void)sys::unlink_path(temp);
+        remove_scratch_file(temp);
         return fail();
       }
-      (void)sys::change_mode(file, 0600);
       finish_snapshot(entry, std::make_shared<Snapshot>(Snapshot{file, entry->capture}));
     });
   });
@@ -240,7 +251,8 @@ void ShellEnvironment::remove_stale_files() {
     std::string path = snapshot_dir_ + "/" + name;
     Result<std::optional<sys::FileInfo>> info = sys::lstat_path(path);
     if (info.ok() && info.value() && info.value()->type == sys::FileType::kRegular && info.value()->mtime_ns < cutoff) {
-      (void)sys::unlink_path(path);
+      // Best effort: a file that cannot be removed now is tried again by the next server.
+      ignore_error(sys::remove_file(path));
     }
   }
 }

@@ -19,7 +19,6 @@
 #include "shellenv/login_shell.h"
 #include "shellenv/shell_environment.h"
 #include "shellenv/shell_run.h"
-#include "sys/approvals_fs.h"
 #include "sys/sys.h"
 
 namespace clawexec::shellenv {

@@ -23,7 +23,7 @@
 #include "base/strings.h"
 #include "base/utf.h"
 #include "env/shell_select.h"
-#include "policy/sha256.h"
+#include "hash/sha256.h"
 #include "shell/word.h"
 
 namespace clawexec::shellenv {
@@ -119,7 +119,7 @@ bool contains_secret_shell_state(std::string_view text) {
 
 bool snapshot_disabled_by(const std::optional<std::string>& switch_value) {
   if (!switch_value) return false;
-  std::string value = ascii_lower(js_trim(*switch_value));
+  std::string value = lower_trimmed(*switch_value);
   return value == "0" || value == "false" || value == "no" || value == "off";
 }
 
@@ -258,7 +258,7 @@ std::string snapshot_key(const std::string& shell, const std::vector<std::string
     files.emplace_back(boost::json::array{boost::json::string(f.path), boost::json::string(f.fingerprint)});
   }
   key["startup"] = std::move(files);
-  return policy::sha256_hex(boost::json::serialize(key));
+  return hash::sha256_hex(boost::json::serialize(key));
 }
 
 }  // namespace clawexec::shellenv

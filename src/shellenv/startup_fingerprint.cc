@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "policy/sha256.h"
-#include "sys/approvals_fs.h"
+#include "hash/sha256.h"
 #include "sys/bounded_read.h"
+#include "sys/file_system.h"
 
 namespace clawexec::shellenv {
 namespace {
@@ -70,7 +70,7 @@ std::string StartupFingerprints::fingerprint_file(const std::string& path, int d
     for (const std::string& name : sorted) listing += name + '=' + fingerprint_file(path + "/" + name, depth + 1) + '\n';
     known = known_.find(path);  // the entries' lookups may have rehashed the map
     if (known != known_.end() && known->second.listing == listing) return known->second.fingerprint;
-    std::string fingerprint = "directory:sha256:" + policy::sha256_hex(listing);
+    std::string fingerprint = "directory:sha256:" + hash::sha256_hex(listing);
     known_[path] = Known{identity, fingerprint, std::move(listing)};
     return fingerprint;
   }
@@ -81,7 +81,7 @@ std::string StartupFingerprints::fingerprint_file(const std::string& path, int d
     Result<sys::BoundedRead> read = sys::read_file_within_root("/", path.substr(1), kMaxFingerprintedFileBytes);
     if (read.ok() && read->content) {
       ++files_hashed_;
-      fingerprint = "sha256:" + policy::sha256_hex(*read->content);
+      fingerprint = "sha256:" + hash::sha256_hex(*read->content);
     }
   }
   if (is_racy(info)) {

@@ -100,10 +100,8 @@ ReadResult read_request(Request& r) {
   return ReadResult::kRequest;
 }
 
-void report_failure(int control_fd, int err) {
-  Message m{MessageKind::kExecFailed, err};
-  (void)::send(control_fd, &m, sizeof m, MSG_NOSIGNAL);
-}
+// The supervisor's own failure report, sent before there is a supervisor.
+void report_failure(int control_fd, int err) { send_message(control_fd, MessageKind::kExecFailed, err); }
 
 [[noreturn]] void become_supervisor(Request& r) {
   ::signal(SIGCHLD, SIG_DFL);

@@ -37,12 +37,6 @@
 namespace clawexec::shim {
 namespace {
 
-void send_message(MessageKind kind, int32_t value) {
-  Message m{kind, value};
-  // The server may already be gone; nothing useful can be done about a failed send.
-  (void)::send(kControlFd, &m, sizeof m, MSG_NOSIGNAL);
-}
-
 int64_t now_ms() {
   struct timespec ts;
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -196,13 +190,13 @@ pid_t start_command(const char* path, char** argv, char** envp, bool pty, const 
     ::_exit(127);
   }
   if (pid < 0) {
-    send_message(MessageKind::kExecFailed, errno);
+    send_message(kControlFd, MessageKind::kExecFailed, errno);
     return -1;
   }
   if (child_errno != 0) {
     int status;
     ::waitpid(pid, &status, 0);
-    send_message(MessageKind::kExecFailed, child_errno);
+    send_message(kControlFd, MessageKind::kExecFailed, child_errno);
     return -1;
   }
   return pid;
@@ -219,6 +213,12 @@ void release_stdio() {
 
 }  // namespace
 
+void send_message(int control_fd, MessageKind kind, int32_t value) {
+  const Message m{kind, value};
+  // The server may already be gone; nothing useful can be done about a failed send.
+  (void)::send(control_fd, &m, sizeof m, MSG_NOSIGNAL);
+}
+
 int supervise(const char* program, char** argv, char** envp, bool pty) {
   ::fcntl(kControlFd, F_SETFD, FD_CLOEXEC);
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -230,13 +230,13 @@ int supervise(const char* program, char** argv, char** envp, bool pty) {
   State state;
   state.signal_fd = ::signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
   if (state.signal_fd < 0) {
-    send_message(MessageKind::kExecFailed, errno);
+    send_message(kControlFd, MessageKind::kExecFailed, errno);
     return 1;
   }
 
   state.command = start_command(program, argv, envp, pty, original);
   if (state.command < 0) return 1;
-  send_message(MessageKind::kStarted, state.command);
+  send_message(kControlFd, MessageKind::kStarted, state.command);
   release_stdio();
 
   while (!state.command_exited && !state.server_gone) {
@@ -249,9 +249,9 @@ int supervise(const char* program, char** argv, char** envp, bool pty) {
   }
   stop_tree(state, kLeftoverGraceMs);
   if (WIFSIGNALED(state.command_status)) {
-    send_message(MessageKind::kExitedSignal, WTERMSIG(state.command_status));
+    send_message(kControlFd, MessageKind::kExitedSignal, WTERMSIG(state.command_status));
   } else {
-    send_message(MessageKind::kExitedCode, WEXITSTATUS(state.command_status));
+    send_message(kControlFd, MessageKind::kExitedCode, WEXITSTATUS(state.command_status));
   }
   return 0;
 }

@@ -2,7 +2,16 @@
 // The per-command supervisor (see supervisor.cc). Expects the command's stdin on fd 0, its
 // output on fds 1 and 2, and the control socket on fd 3.
 
+#include <cstdint>
+
+#include "shim/protocol.h"
+
 namespace clawexec::shim {
+
+/// Sends one message to the server on `control_fd` (the supervisor's kControlFd, or a spawn
+/// request's control socket before a supervisor exists). Best effort: the server may already
+/// be gone, and nothing useful can be done about a failed send.
+void send_message(int control_fd, MessageKind kind, int32_t value);
 
 /// Starts `program` with `argv`/`envp` in a new session (`pty`: fd 0 becomes its controlling
 /// terminal) and supervises it until it and every descendant are gone, or the server is.

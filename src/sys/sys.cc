@@ -144,6 +144,14 @@ Result<void> send_signal(pid_t pid, int signo) {
   return {};
 }
 
+bool process_alive(pid_t pid) {
+  if (pid <= 0) return false;
+  if (::kill(pid, 0) == 0) return true;
+  return errno == EPERM;
+}
+
+pid_t current_pid() { return ::getpid(); }
+
 Result<void> random_bytes(void* out, size_t size) {
   auto* p = static_cast<unsigned char*>(out);
   while (size > 0) {

@@ -57,6 +57,12 @@ Result<int> reap(pid_t pid);
 /// kill(pid, signo); a process that is already gone is not an error.
 Result<void> send_signal(pid_t pid, int signo);
 
+/// True when a process with this pid exists (kill(pid, 0) succeeds or fails with EPERM).
+bool process_alive(pid_t pid);
+
+/// getpid(2).
+pid_t current_pid();
+
 /// Fills `out` with bytes from the kernel CSPRNG (getrandom).
 Result<void> random_bytes(void* out, size_t size);
 

@@ -1,10 +1,11 @@
 #pragma once
-// Script preflight (reference §3.8): before a command runs, look for Python or Node scripts it
-// starts directly and check their text for shell variables that the author clearly meant the
-// shell to expand (`payload = $DM_JSON`); refuse interpreter invocations too tangled to say which
-// script runs. This header holds the pure parts: finding the script operands of a command (A),
-// scanning a script's content (B) and the fail-closed ambiguity check (C). Reading the files is
-// the caller's business (exec/script_preflight.h).
+// Script inspection for the exec script preflight (reference §3.8): before a command runs,
+// look for Python or Node scripts it starts directly and check their text for shell variables
+// that the author clearly meant the shell to expand (`payload = $DM_JSON`); refuse interpreter
+// invocations too tangled to say which script runs. This header holds the pure parts: finding
+// the script operands of a command (A), scanning a script's content (B) and the fail-closed
+// ambiguity check (C). Reading the files and running the preflight are the caller's business
+// (exec/script_preflight.h).
 
 #include <optional>
 #include <string>

@@ -6,21 +6,19 @@
 #include <string_view>
 #include <vector>
 
-#include "shell/script_preflight.h"
+#include "base/strings.h"
+#include "shell/script_inspection.h"
 #include "shell/split_args.h"
 
 namespace clawexec::shell::preflight {
 
-/// The token trimmed (JavaScript white space) and ASCII-lowercased: how the reference compares
-/// executable names and file extensions (no other case mapping can produce these ASCII names).
-std::string normalized(std::string_view token);
-
-/// normalized(token) ends with `extension` (".py", ".js").
+/// lower_trimmed(token) (base/strings.h) ends with `extension` (".py", ".js"): how the
+/// reference compares executable names and file extensions.
 bool has_extension(std::string_view token, std::string_view extension);
 
-/// `python`, `python3` or `python3.<digits>`, on a normalized name.
+/// `python`, `python3` or `python3.<digits>`, on a lower_trimmed name.
 bool is_python_name(std::string_view name);
-/// A python name or `node`, on a normalized name.
+/// A python name or `node`, on a lower_trimmed name.
 bool is_interpreter_name(std::string_view name);
 
 /// Drops a leading `env [options] [NAME=value...]` (and any NAME=value words before it); argv

@@ -1,7 +1,9 @@
 #pragma once
-// File-system calls the approvals store needs beyond sys.h: lstat/fstat answers, exclusive
-// no-follow creation, durable writes (fsync of files and directories), rename/unlink, and a
-// liveness probe for lock owners. Like sys.h, the only place these calls' errno is read.
+// File-system calls on paths and descriptors beyond sys.h: lstat/stat/fstat answers, directory
+// listing and creation (one level or mkdir -p), permission bits, exclusive and no-follow
+// opens, advisory locks, fsync of files and directories, rename, unlink, rmdir and readlink.
+// Whole-file reads and the atomic file replace built on them are whole_file.h. Like sys.h, the
+// only place these calls' errno is read.
 
 #include <sys/types.h>
 
@@ -43,6 +45,10 @@ Result<std::vector<std::string>> list_directory(const std::string& path);
 /// mkdir(2) with `mode`; true when created, false when something already exists there.
 Result<bool> make_directory(const std::string& path, uint32_t mode);
 
+/// mkdir -p: creates `dir` and its missing ancestors (mode 0777 before umask). Returns the
+/// directories it created, outermost first (so a rollback can remove them, innermost first).
+Result<std::vector<std::string>> make_directories(const std::string& dir);
+
 /// chmod(2) / fchmod(2).
 Result<void> change_mode(const std::string& path, uint32_t mode);
 Result<void> change_mode_fd(int fd, uint32_t mode);
@@ -76,10 +82,13 @@ Result<void> rename_path(const std::string& from, const std::string& to);
 /// unlink(2); a path that is already gone is not an error.
 Result<void> remove_file(const std::string& path);
 
-/// True when a process with this pid exists (kill(pid, 0) succeeds or fails with EPERM).
-bool process_alive(pid_t pid);
+/// unlink(2) that reports a missing path as an error (unlike remove_file).
+Result<void> unlink_path(const std::string& path);
 
-/// getpid(2).
-pid_t current_pid();
+/// rmdir(2) of an empty directory.
+Result<void> remove_empty_directory(const std::string& path);
+
+/// readlink(2): the target of the symlink `path`, as stored.
+Result<std::string> read_symlink(const std::string& path);
 
 }  // namespace clawexec::sys

@@ -1,8 +1,8 @@
-// Wrappers for apply_patch's file handling. Writes go through a uniquely named temp file in
-// the target's directory so a reader never sees a half-written file and a failed write leaves
-// the old file in place; the rename is the commit point.
+// Whole-file reads and the atomic replace. Writes go through a uniquely named temp file in the
+// target's directory so a reader never sees a half-written file and a failed write leaves the
+// old file in place; the rename is the commit point.
 
-#include "sys/patch_fs.h"
+#include "sys/whole_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,11 +12,17 @@
 #include <cerrno>
 #include <cstdio>
 
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 #include "sys/sys.h"
 
 namespace clawexec::sys {
 namespace {
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
 
 std::string temp_name_for(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -86,63 +92,12 @@ Result<void> replace_file_atomically(const std::string& path, std::string_view d
   if (mode) {
     if (Result<void> m = change_mode_fd(fd->get(), *mode); !m.ok()) return fail(m.error());
   }
-  if (durability == Durability::kFsync) {
+  if (durability != Durability::kNone) {
     if (Result<void> s = sync_fd(fd->get(), temp); !s.ok()) return fail(s.error());
   }
   fd->reset();
   if (Result<void> r = rename_path(temp, path); !r.ok()) return fail(r.error());
-  return {};
-}
-
-Result<std::vector<std::string>> make_directories(const std::string& dir) {
-  std::vector<std::string> created;
-  std::vector<std::string> missing;
-  std::string cursor = dir;
-  while (!cursor.empty() && cursor != "/") {
-    struct stat st {};
-    if (::stat(cursor.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) return Error{ErrorCode::kIo, ENOTDIR, "mkdir " + cursor + ": Not a directory"};
-      break;
-    }
-    const int err = errno;
-    if (err != ENOENT) return Error::from_errno("stat " + cursor, err);
-    missing.push_back(cursor);
-    size_t slash = cursor.rfind('/');
-    if (slash == std::string::npos) break;
-    cursor.resize(slash);
-  }
-  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-    if (::mkdir(it->c_str(), 0777) != 0) {
-      const int err = errno;
-      if (err == EEXIST) continue;
-      for (auto undo = created.rbegin(); undo != created.rend(); ++undo) ::rmdir(undo->c_str());
-      return Error::from_errno("mkdir " + *it, err);
-    }
-    created.push_back(*it);
-  }
-  return created;
-}
-
-Result<std::string> read_symlink(const std::string& path) {
-  std::string target(256, '\0');
-  while (true) {
-    const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
-    if (n < 0) return Error::from_errno("readlink " + path, errno);
-    if (static_cast<size_t>(n) < target.size()) {
-      target.resize(static_cast<size_t>(n));
-      return target;
-    }
-    target.resize(target.size() * 2);
-  }
-}
-
-Result<void> unlink_path(const std::string& path) {
-  if (::unlink(path.c_str()) != 0) return Error::from_errno("unlink " + path, errno);
-  return {};
-}
-
-Result<void> remove_empty_directory(const std::string& path) {
-  if (::rmdir(path.c_str()) != 0) return Error::from_errno("rmdir " + path, errno);
+  if (durability == Durability::kFsyncFileAndDirectory) TRY(sync_directory(directory_of(path)));
   return {};
 }
 

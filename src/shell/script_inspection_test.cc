@@ -1,6 +1,6 @@
 // Script preflight, pure parts (reference §3.8): target extraction, content scan, ambiguity.
 
-#include "shell/script_preflight.h"
+#include "shell/script_inspection.h"
 
 #include <gtest/gtest.h>
 

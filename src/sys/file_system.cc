@@ -1,12 +1,11 @@
-// Wrappers for the approvals store's file handling. Each names the call and the path in its
-// error; "missing" answers are values (nullopt/false), not errors, where callers branch on them.
+// File-system wrappers (see file_system.h). Each names the call and the path in its error;
+// "missing" answers are values (nullopt/false), not errors, where callers branch on them.
 
-#include "sys/approvals_fs.h"
+#include "sys/file_system.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -93,6 +92,35 @@ Result<bool> make_directory(const std::string& path, uint32_t mode) {
   return Error::from_errno("mkdir " + path, err);
 }
 
+Result<std::vector<std::string>> make_directories(const std::string& dir) {
+  std::vector<std::string> created;
+  std::vector<std::string> missing;
+  std::string cursor = dir;
+  while (!cursor.empty() && cursor != "/") {
+    struct stat st {};
+    if (::stat(cursor.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) return Error{ErrorCode::kIo, ENOTDIR, "mkdir " + cursor + ": Not a directory"};
+      break;
+    }
+    const int err = errno;
+    if (err != ENOENT) return Error::from_errno("stat " + cursor, err);
+    missing.push_back(cursor);
+    size_t slash = cursor.rfind('/');
+    if (slash == std::string::npos) break;
+    cursor.resize(slash);
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (::mkdir(it->c_str(), 0777) != 0) {
+      const int err = errno;
+      if (err == EEXIST) continue;
+      for (auto undo = created.rbegin(); undo != created.rend(); ++undo) ::rmdir(undo->c_str());
+      return Error::from_errno("mkdir " + *it, err);
+    }
+    created.push_back(*it);
+  }
+  return created;
+}
+
 Result<void> change_mode(const std::string& path, uint32_t mode) {
   if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) {
     return Error::from_errno("chmod " + octal(mode) + " " + path, errno);
@@ -161,14 +189,6 @@ Result<void> remove_file(const std::string& path) {
   return {};
 }
 
-bool process_alive(pid_t pid) {
-  if (pid <= 0) return false;
-  if (::kill(pid, 0) == 0) return true;
-  return errno == EPERM;
-}
-
-pid_t current_pid() { return ::getpid(); }
-
 Result<bool> lock_exclusive(int fd, const std::string& path, LockWait wait) {
   for (;;) {
     if (::flock(fd, LOCK_EX | (wait == LockWait::kNo ? LOCK_NB : 0)) == 0) return true;
@@ -187,6 +207,29 @@ Result<std::optional<UniqueFd>> try_lock_file(const std::string& path) {
     return Error::from_errno("flock " + path, errno);
   }
   return std::optional<UniqueFd>(std::move(fd));
+}
+
+Result<std::string> read_symlink(const std::string& path) {
+  std::string target(256, '\0');
+  while (true) {
+    const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+    if (n < 0) return Error::from_errno("readlink " + path, errno);
+    if (static_cast<size_t>(n) < target.size()) {
+      target.resize(static_cast<size_t>(n));
+      return target;
+    }
+    target.resize(target.size() * 2);
+  }
+}
+
+Result<void> unlink_path(const std::string& path) {
+  if (::unlink(path.c_str()) != 0) return Error::from_errno("unlink " + path, errno);
+  return {};
+}
+
+Result<void> remove_empty_directory(const std::string& path) {
+  if (::rmdir(path.c_str()) != 0) return Error::from_errno("rmdir " + path, errno);
+  return {};
 }
 
 }  // namespace clawexec::sys

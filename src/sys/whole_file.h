@@ -1,14 +1,13 @@
 #pragma once
-// File-system calls apply_patch needs beyond sys.h and approvals_fs.h: whole-file reads that
-// refuse symlinks, durable whole-file replacement (temp file in the same directory, fsync,
-// rename), recursive directory creation and removal of files or empty directories. Like sys.h,
-// the only place these calls' errno is read.
+// Files read or written whole: reads that refuse a final symlink (and, bounded, anything but a
+// regular file of limited size), and the project's one atomic file replace (temp file in the
+// same directory, fsync, rename; optionally the directory fsynced too). Built on file_system.h;
+// like sys.h, the only place these calls' errno is read.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "base/result.h"
 
@@ -34,24 +33,14 @@ Result<BoundedFile> read_regular_file_at_most(const std::string& path, size_t ma
 /// (the expected size, e.g. st_size) is reserved up front.
 Result<std::string> read_fd_at_most(int fd, size_t max_bytes, const std::string& what, size_t size_hint = 0);
 
-/// Replaces (or creates) `path` with `data`: a temp file beside it (exclusive; chmod'ed to
-/// exactly `mode` when given, else 0666 less the umask), written, fsync'ed (unless kNone),
-/// then renamed over `path`. The temp file is removed when any step fails.
-enum class Durability { kFsync, kNone };
+/// Replaces (or creates) `path` with `data`, so that a reader sees the old or the new content
+/// and never a part: a uniquely named temp file beside it (exclusive, no symlink followed;
+/// chmod'ed to exactly `mode` when given, else 0666 less the umask), written, fsync'ed (unless
+/// kNone), then renamed over `path`; with kFsyncFileAndDirectory the directory is fsync'ed
+/// after the rename too, so the replacement itself survives a crash. The temp file is removed
+/// when any step before the rename fails. The project's one atomic file replace.
+enum class Durability { kFsync, kFsyncFileAndDirectory, kNone };
 Result<void> replace_file_atomically(const std::string& path, std::string_view data, std::optional<uint32_t> mode,
                                      Durability durability = Durability::kFsync);
-
-/// mkdir -p: creates `dir` and its missing ancestors (mode 0777 before umask). Returns the
-/// directories it created, outermost first (so a rollback can remove them, innermost first).
-Result<std::vector<std::string>> make_directories(const std::string& dir);
-
-/// readlink(2): the target of the symlink `path`, as stored.
-Result<std::string> read_symlink(const std::string& path);
-
-/// unlink(2) that reports a missing path as an error (unlike remove_file).
-Result<void> unlink_path(const std::string& path);
-
-/// rmdir(2) of an empty directory.
-Result<void> remove_empty_directory(const std::string& path);
 
 }  // namespace clawexec::sys
