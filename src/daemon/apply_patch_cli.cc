@@ -1,8 +1,8 @@
-// The CLI form of apply_patch. The configuration decides workspace containment
-// (tools.exec.applyPatch.workspaceOnly) and the protected paths as for the MCP tool (one
-// builder, mcp/apply_patch_options.h); `enabled` and `allowModels` are about which models see
-// the tool and do not apply to an operator at the command line. Stdin is read in blocks and
-// never beyond the patch size limit.
+// The CLI form of apply_patch: the same tool as the MCP one (tools/apply_patch_tool.h), so
+// workspace containment (tools.exec.applyPatch.workspaceOnly), the protected paths, the texts
+// and the summary are the same; `enabled` and `allowModels` are about which models see the tool
+// and do not apply to an operator at the command line. Stdin is read in blocks and never beyond
+// the patch size limit.
 
 #include "daemon/apply_patch_cli.h"
 
@@ -12,11 +12,11 @@
 
 #include "daemon/setup.h"
 #include "json/json.h"
-#include "mcp/apply_patch_options.h"
 #include "patch/file_ops.h"
 #include "patch/workspace.h"
 #include "sys/sys.h"
 #include "sys/whole_file.h"
+#include "tools/apply_patch_tool.h"
 
 namespace clawexec::daemon {
 
@@ -53,23 +53,15 @@ int run_apply_patch(const ApplyPatchCliOptions& options) {
       return 1;
     }
   }
-  patch::PatchOptions patch_options = mcp::apply_patch_options(setup->service, cwd);
-  Result<patch::PatchSummary> applied = patch::apply_patch_to_workspace(input, patch_options);
-  if (!applied.ok()) {
-    std::fprintf(stderr, "%s\n", applied.error().message.c_str());
+  tools::ToolResult applied = tools::apply_patch_now(setup->service, input, cwd);
+  if (applied.is_error) {
+    std::fprintf(stderr, "%s\n", applied.text.c_str());
     return 1;
   }
-  if (options.json) {
-    auto strings = [](const std::vector<std::string>& v) {
-      json::Array a;
-      for (const std::string& s : v) a.emplace_back(s);
-      return a;
-    };
-    json::Object summary{{"added", strings(applied->added)}, {"modified", strings(applied->modified)},
-                         {"deleted", strings(applied->deleted)}};
-    std::printf("%s\n", json::stringify(json::Object{{"summary", std::move(summary)}}, 2).c_str());
+  if (options.json && applied.details) {
+    std::printf("%s\n", json::stringify(*applied.details, 2).c_str());
   } else {
-    std::printf("%s\n", patch::summary_text(*applied).c_str());
+    std::printf("%s\n", applied.text.c_str());
   }
   return 0;
 }

@@ -1,6 +1,8 @@
-// One-shot exec. It uses the same ExecService as the MCP server, without a `process` tool:
+// One-shot exec. It fills an exec::ExecRequest and runs it through the same exec tool as the MCP
+// server (tools/exec_tool.h), without a `process` tool:
 // the command always runs in the foreground (the reference's "continuation unavailable"
-// mode). SIGINT/SIGTERM cancel it like an MCP cancellation would.
+// mode). SIGINT/SIGTERM cancel it like an MCP cancellation would. The exit status is the
+// run's (exec::ExecOutcome), not read back from the result's JSON.
 
 #include "daemon/exec_once.h"
 
@@ -10,6 +12,7 @@
 
 #include "daemon/setup.h"
 #include "exec/service.h"
+#include "tools/exec_tool.h"
 #include "session/format.h"
 
 namespace clawexec::daemon {
@@ -23,20 +26,14 @@ int signal_number(std::string_view name) {
   return 0;
 }
 
-int exit_code_of(const exec::ToolResult& result) {
-  if (!result.details) return 1;
-  const json::Object& d = *result.details;
-  const json::Value* code = json::find(d, "exitCode");
-  const json::Value* status = json::find(d, "status");
-  bool completed = status && status->is_string() && status->get_string() == "completed";
-  if (code && code->is_int64() && (completed || code->get_int64() != 0)) return static_cast<int>(code->get_int64());
-  const json::Value* timed_out = json::find(d, "timedOut");
-  if (timed_out && timed_out->is_bool() && timed_out->get_bool()) return 124;
-  const json::Value* sig = json::find(d, "exitSignal");
-  if (sig && sig->is_string()) {
-    if (int n = signal_number(sig->get_string())) return 128 + n;
+// The shell's convention: the exit code, 124 for a timeout, 128+N for a signal.
+int exit_code_of(const exec::ExecOutcome& outcome) {
+  if (outcome.exit_code && (outcome.completed || *outcome.exit_code != 0)) return *outcome.exit_code;
+  if (outcome.timed_out) return 124;
+  if (!outcome.exit_signal.empty()) {
+    if (int n = signal_number(outcome.exit_signal)) return 128 + n;
   }
-  return completed ? 0 : 1;
+  return outcome.completed ? 0 : 1;
 }
 
 }  // namespace
@@ -47,42 +44,48 @@ int run_exec_once(const ExecOnceOptions& options) {
   if (!setup) return 1;
   asio::io_context io;
   exec::ExecService service(io, std::move(setup->service));
-  json::Object args;
-  args["command"] = options.command;
-  if (options.workdir) args["workdir"] = *options.workdir;
-  if (options.timeout_seconds) args["timeoutSeconds"] = *options.timeout_seconds;
-  if (options.pty) args["pty"] = true;
+  exec::ExecRequest request;
+  request.command = options.command;
+  request.workdir = options.workdir;
+  request.timeout_seconds = options.timeout_seconds;
+  request.pty = options.pty;
 
   auto cancel = std::make_shared<exec::CancelSignal>();
   asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& ec, int) {
     if (!ec) cancel->cancel();
   });
-  std::optional<exec::ToolResult> result;
-  exec::CallContext ctx{"cli", cancel, false};
-  service.exec(args, ctx, [&](exec::ToolResult r) {
+  // No `process` tool at the command line: the command always runs in the foreground.
+  auto client = std::make_shared<exec::ClientSession>();
+  client->scope_key = "cli";
+  client->continuation_available = false;
+  std::optional<tools::ExecCallResult> result;
+  tools::run_exec(service, client, std::move(request), exec::CallOptions{cancel, {}, {}}, [&](tools::ExecCallResult r) {
     result = std::move(r);
     signals.cancel();
     service.shutdown(std::chrono::milliseconds(0), [&] { io.stop(); });
   });
   io.run();
   if (!result) return 1;
-  if (!result->details) {
+  const tools::ToolResult& shown = result->result;
+  if (!shown.details) {
     if (options.json) {
-      json::Object err{{"status", "error"}, {"error", result->text}};
+      json::Object err{{"status", "error"}, {"error", shown.text}};
       std::printf("%s\n", json::stringify(err, 2).c_str());
     } else {
-      std::fprintf(stderr, "clawexec exec: %s\n", result->text.c_str());
+      std::fprintf(stderr, "clawexec exec: %s\n", shown.text.c_str());
     }
     return cancel->cancelled() ? 130 : 1;
   }
   if (options.json) {
-    std::printf("%s\n", json::stringify(*result->details, 2).c_str());
+    std::printf("%s\n", json::stringify(*shown.details, 2).c_str());
   } else {
-    std::printf("%s\n", result->text.c_str());
+    std::printf("%s\n", shown.text.c_str());
   }
   std::fflush(stdout);
-  return exit_code_of(*result);
+  // A run that ended gives its exit status; anything else that has details (an unusable
+  // working directory, a denial, a pending approval that cannot wait here) is a failure.
+  return result->outcome ? exit_code_of(*result->outcome) : 1;
 }
 
 }  // namespace clawexec::daemon

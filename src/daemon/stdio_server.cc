@@ -39,30 +39,32 @@ constexpr std::chrono::milliseconds kEofForegroundGrace{2000};
 namespace {
 
 // serve --host/--node/--security/--ask: the client's defaults, validated like /exec values.
-Result<void> apply_session_defaults(const ServeOptions& o, exec::ServiceConfig& config) {
+Result<void> apply_session_defaults(const ServeOptions& o, exec::ExecDefaults& config) {
   if (o.host) {
     std::optional<config::ExecHost> host = policy::normalize_exec_target(*o.host);
     if (!host) return Error::invalid("--host " + *o.host + ": expected auto, sandbox, gateway or node");
-    config.exec.host = *host;
+    config.host = *host;
   }
   if (o.node) {
     if (js_trim(*o.node).empty()) return Error::invalid("--node requires a value");
-    config.exec.node = std::string(js_trim(*o.node));
+    config.node = std::string(js_trim(*o.node));
   }
   if (o.security) {
     std::optional<config::ExecSecurity> security = policy::normalize_exec_security(*o.security);
     if (!security) return Error::invalid("--security " + *o.security + ": expected deny, allowlist or full");
-    config.session_security = *security;
+    config.security = *security;
   }
   if (o.ask) {
     std::optional<config::ExecAsk> ask = policy::normalize_exec_ask(*o.ask);
     if (!ask) return Error::invalid("--ask " + *o.ask + ": expected off, on-miss or always");
-    config.session_ask = *ask;
+    config.ask = *ask;
   }
   return {};
 }
 
-std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_context& io, exec::ExecService& service) {
+// `client`: the served client, once it exists (an operator's `/exec` applies to it).
+std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_context& io, exec::ExecService& service,
+                                                                   exec::ClientSession* const& client) {
   const exec::ServiceConfig& config = service.config();
   approvals::ApprovalsStore store(config.approvals_paths);
   Result<approvals::ResolvedApprovals> resolved =
@@ -74,7 +76,10 @@ std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_cont
   }
   approvals::OperatorChannel::Provider provider;
   provider.list = [&service] { return service.pending_approvals_json(); };
-  provider.command = [&service](const std::string& text) { return service.exec_directive(text); };
+  provider.command = [&service, &client](const std::string& text) -> std::optional<std::string> {
+    if (!client) return std::nullopt;
+    return service.exec_directive(*client, text);
+  };
   provider.resolve = [&service](std::string id, std::string decision, std::string resolved_by,
                                 std::function<void(Result<void>)> done) {
     service.resolve_approval(id, decision, resolved_by, std::move(done));
@@ -96,7 +101,8 @@ int run_stdio_server(const ServeOptions& options) {
   std::optional<Setup> setup = load_setup_reporting(options.agent_id, "serve");
   if (!setup) return 1;
 
-  if (Result<void> applied = apply_session_defaults(options, setup->service); !applied.ok()) {
+  exec::ExecDefaults defaults;
+  if (Result<void> applied = apply_session_defaults(options, defaults); !applied.ok()) {
     std::fprintf(stderr, "clawexec serve: %s\n", applied.error().message.c_str());
     return 2;
   }
@@ -124,14 +130,14 @@ int run_stdio_server(const ServeOptions& options) {
   mcp::ServerOptions server_options;
   server_options.version = options.version;
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
-  std::unique_ptr<approvals::OperatorChannel> channel = start_operator_channel(io, service);
+  exec::ClientSession* client = nullptr;
+  std::unique_ptr<approvals::OperatorChannel> channel = start_operator_channel(io, service, client);
   server_options.pending_approvals = channel != nullptr;
   server_options.model_id = options.model;
   server_options.structured_content = setup->mcp.structured_content;
+  server_options.exec_defaults = defaults;
   mcp::Server server(service, [&](std::string line) { transport.send(std::move(line)); }, server_options);
-  service.set_notifier([&](const std::string&, const std::string& session_id, const std::string& text) {
-    server.send_exec_event(session_id, text);
-  });
+  client = &server.client();
 
   asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& ec, int) {
@@ -145,7 +151,7 @@ int run_stdio_server(const ServeOptions& options) {
   io.run();
   if (channel) channel->stop();
   transport.stop();
-  service.set_notifier(nullptr);
+  client = nullptr;
   return 0;
 }
 

@@ -39,10 +39,10 @@ struct ExecService::PendingRun {
   boost::asio::steady_timer expiry;
 };
 
-ToolResult denied_tool_result(const GatewayApproval& approval, const std::string& reason) {
+Reply denied_reply(const GatewayApproval& approval, const std::string& reason) {
   policy::ApprovalToolResult r =
       policy::exec_denied_result(approval.id(), reason, term::escape_for_display(approval.command()), approval.cwd());
-  return ToolResult{std::move(r.text), std::move(r.details), true};
+  return Reply{std::move(r.text), std::move(r.details), true};
 }
 
 namespace {
@@ -69,12 +69,12 @@ json::Object approval_json(const approvals::PendingApproval& p) {
 std::string shown(std::string_view text) { return term::escape_for_display(text); }
 
 // The pending result: the text from what the human is shown, the details exact.
-ToolResult pending_result(const policy::ApprovalPendingInputs& exact) {
+Reply pending_result(const policy::ApprovalPendingInputs& exact) {
   policy::ApprovalPendingInputs display = exact;
   display.command = shown(exact.command);
   if (exact.cwd) display.cwd = shown(*exact.cwd);
   for (std::string& w : display.warnings) w = term::escape_for_display(w, term::DisplayStyle::kLines);
-  return ToolResult{policy::approval_pending_text(display), policy::approval_pending_details(exact), false};
+  return Reply{policy::approval_pending_text(display), policy::approval_pending_details(exact), false};
 }
 
 std::string joined(const std::vector<std::string>& lines) {
@@ -85,7 +85,7 @@ std::string joined(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-void ExecService::register_pending(ExecPlan plan, CallContext ctx, ToolDone done) {
+void ExecService::register_pending(ExecPlan plan, CallContext ctx, ExecStartDone done) {
   std::shared_ptr<GatewayApproval> approval = plan.approval;
   int64_t now = epoch_ms();
   json::Object request{{"command", approval->command()},
@@ -103,7 +103,7 @@ void ExecService::register_pending(ExecPlan plan, CallContext ctx, ToolDone done
   approvals::NewApproval entry{approval->id(), request, approval->allowed_decisions(), now,
                                now + config_.approval_timeout_ms, std::to_string(::getpid())};
   Result<approvals::PendingApproval> added = pending_.add(std::move(entry));
-  if (!added.ok()) return done(ToolResult::thrown("exec approval request failed: " + added.error().message));
+  if (!added.ok()) return done(Reply::thrown("exec approval request failed: " + added.error().message));
 
   auto run = std::make_shared<PendingRun>(io_);
   run->approval = approval;
@@ -165,7 +165,7 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
   ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
   std::string scope = run->ctx.scope_key;
   if (!outcome.approved) {
-    if (notifier_) notifier_(scope, "", policy::exec_denied_text(approval->id(), outcome.reason, shown(approval->command())));
+    notify(scope, "", policy::exec_denied_text(approval->id(), outcome.reason, shown(approval->command())));
     return;
   }
   run->plan.command = std::move(outcome.command);
@@ -176,9 +176,9 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
     session->approval_id = approval->id();
     std::string sid = session->id;
     started->on_exited([this, approval, scope, session](const ExecOutcome& ended) {
-      if (!notifier_ || !config_.exec.notify_on_exit) return;
+      if (!config_.exec.notify_on_exit) return;
       std::optional<int> code = ended.exit_code;
-      notifier_(scope, session->id,
+      notify(scope, session->id,
                 policy::exec_finished_text(approval->id(), session->id,
                                            ended.timed_out ? policy::RunTimedOut::kYes : policy::RunTimedOut::kNo,
                                            code, session->output.tail()));
@@ -188,32 +188,50 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
     std::weak_ptr<Run> weak = started;
     timer->async_wait([this, timer, weak, approval, scope, sid, notice_ms](const boost::system::error_code& ec) {
       std::shared_ptr<Run> live = weak.lock();
-      if (ec || !live || live->session()->exited || !notifier_) return;
-      notifier_(scope, sid,
+      if (ec || !live || live->session()->exited) return;
+      notify(scope, sid,
                 policy::exec_running_text(approval->id(), sid, policy::approval_running_notice_seconds(notice_ms),
                                           shown(approval->command())));
     });
   };
-  launch(std::move(run->plan), std::move(run->ctx), [](ToolResult) {});
+  // Nobody waits for this run: it is in the background from its start (its follow-ups above
+  // announce it), and a refusal at spawn time is announced like a denial.
+  launch(std::move(run->plan), std::move(run->ctx), [this, scope](ExecStart start) {
+    if (auto* reply = std::get_if<Reply>(&start)) return notify(scope, "", reply->text);
+    std::shared_ptr<Run> started = std::get<StartedRun>(start).run;
+    std::weak_ptr<Run> weak = started;
+    started->on_started([this, weak](Result<pid_t> pid) {
+      std::shared_ptr<Run> live = weak.lock();
+      if (pid.ok() && live && !live->exited()) registry_.mark_backgrounded(*live->session());
+    });
+  });
 }
 
-std::optional<std::string> ExecService::exec_directive(const std::string& text) {
+std::optional<std::string> ExecService::exec_directive(ClientSession& client, const std::string& text) {
   policy::ExecDirective d = policy::extract_exec_directive(text);
   if (!d.has_directive) return std::nullopt;
+  ExecDefaults& defaults = client.defaults;
+  // What the client's next run would get, without consuming its next-run tightenings.
+  ExecDefaults persistent = defaults;
+  persistent.next_security.reset();
+  persistent.next_ask.reset();
+  ClientSession probe = client;
+  probe.defaults = persistent;
+  std::shared_ptr<const ServiceConfig> current_config = config_for(probe);
   policy::ExecDefaultsView view;
-  view.host = config_.exec.host;
-  view.effective_host = config_.exec.host == ExecHost::kAuto ? ExecHost::kGateway : config_.exec.host;
-  view.node = config_.exec.node;
-  Result<policy::ExecCallPolicy> current = effective_call_policy(config_, view.effective_host);
+  view.host = current_config->exec.host;
+  view.effective_host = view.host == ExecHost::kAuto ? ExecHost::kGateway : view.host;
+  view.node = current_config->exec.node;
+  Result<policy::ExecCallPolicy> current = effective_call_policy(*current_config, view.effective_host);
   view.security = current.ok() ? current->security : config::ExecSecurity::kDeny;
   view.ask = current.ok() ? current->ask : config::ExecAsk::kOff;
   std::optional<std::string> reply = policy::exec_directive_reply(d, view, policy::ExecPersistence::kAllowed);
   bool valid = !d.invalid_host && !d.invalid_security && !d.invalid_ask && !d.invalid_node;
   if (valid && d.has_options) {
-    if (d.host) config_.exec.host = *d.host;
-    if (d.node) config_.exec.node = *d.node;
-    if (d.security) next_run_security_ = *d.security;
-    if (d.ask) next_run_ask_ = *d.ask;
+    if (d.host) defaults.host = *d.host;
+    if (d.node) defaults.node = *d.node;
+    if (d.security) defaults.next_security = *d.security;
+    if (d.ask) defaults.next_ask = *d.ask;
   }
   return reply.value_or("OK.");
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "env/env_list.h"
+#include "exec/exec_request.h"
 #include "exec/target.h"
 #include "json/json.h"
 #include "shellenv/shell_environment.h"
@@ -25,7 +26,7 @@ struct ExecPlan {
   /// shell, without the startup snapshot.
   bool rendered = false;
   ExecHost host = ExecHost::kGateway;
-  json::Object args;  // the call's arguments (XML artifacts stripped)
+  ExecRequest request;  // the call's request (its command moved to `command`)
   std::string workdir;
   env::EnvList env;
   int64_t yield_ms = -1;  // 0 = background at once, -1 = never

@@ -1,4 +1,4 @@
-// Planning an exec call (reference §1.4 steps 2-18 up to the spawn): argument repair, yield
+// Planning an exec call (reference §1.4 steps 2-18 up to the spawn): the yield
 // window, elevation, host, security floor, command guards, working directory, environment
 // (channel context, login-shell PATH, pathPrepend) and the policy gate. Pure decisions over the
 // configuration and the call, apart from the file-system answers the guards and the working
@@ -22,7 +22,6 @@
 #include "exec/outcome.h"
 #include "exec/policy_gate.h"
 #include "exec/policy_gate_internal.h"
-#include "exec/tool_args.h"
 #include "shell/control_guard.h"
 #include "sys/sys.h"
 
@@ -38,26 +37,7 @@ std::string path_value(const env::EnvList& env) {
   return path ? *path : std::string();
 }
 
-// Models sometimes leave a broken XML tool-call suffix on string arguments.
-void strip_xml_artifacts(json::Object& args) {
-  constexpr std::string_view kTag = "</arg_value>";
-  for (std::string_view key : {"command", "workdir", "host", "security", "ask", "node"}) {
-    auto it = args.find(key);
-    if (it == args.end() || !it->value().is_string()) continue;
-    std::string s(it->value().get_string());
-    size_t end = s.size();
-    size_t gts = 0;
-    while (end > 0 && s[end - 1] == '>') --end, ++gts;
-    // "</arg_value>" plus at least one more '>' at the very end.
-    if (gts >= 2 && end + 1 >= kTag.size() && s.compare(end + 1 - kTag.size(), kTag.size() - 1, kTag.substr(0, kTag.size() - 1)) == 0) {
-      s.erase(end + 1 - kTag.size());
-      it->value() = s;
-    }
-  }
-}
-
-int64_t yield_window_ms(const json::Object& args, int64_t default_ms) {
-  std::optional<double> requested = number_arg(args, "yieldMs");
+int64_t yield_window_ms(const std::optional<double>& requested, int64_t default_ms) {
   double ms = requested && !std::isnan(*requested) ? *requested : static_cast<double>(default_ms);
   if (ms < kMinYieldMs) ms = kMinYieldMs;
   if (ms > kMaxYieldMs) ms = kMaxYieldMs;
@@ -93,8 +73,7 @@ struct Workdir {
   bool available = false;
 };
 
-Workdir resolve_workdir(const json::Object& args, const std::string& configured_default) {
-  std::optional<std::string> raw = string_arg(args, "workdir");
+Workdir resolve_workdir(const std::optional<std::string>& raw, const std::string& configured_default) {
   Workdir w;
   if (raw && !raw->empty()) {
     std::string_view trimmed = js_trim(*raw);
@@ -121,16 +100,6 @@ Workdir resolve_workdir(const json::Object& args, const std::string& configured_
     w.available = true;
   }
   return w;
-}
-
-env::EnvList overrides_of(const json::Object& args) {
-  env::EnvList out;
-  const json::Value* v = json::find(args, "env");
-  if (!v || !v->is_object()) return out;
-  for (const auto& kv : v->get_object()) {
-    if (kv.value().is_string()) out.emplace_back(std::string(kv.key()), std::string(kv.value().get_string()));
-  }
-  return out;
 }
 
 }  // namespace
@@ -201,44 +170,41 @@ ShellInvocation shell_for_rendered(const ShellInvocation& shell) {
 
 // Steps 2-14 of the reference pipeline: either a plan to run, or the result to return instead
 // (a thrown error, or the failed result of an unusable working directory).
-std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
-                                             const CallContext& ctx) {
-  if (raw_args.contains("timeout")) {
-    return ToolResult::thrown("exec parameter \"timeout\" is unsupported; use \"timeoutSeconds\" instead");
+std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest request, const CallContext& ctx) {
+  if (request.legacy_timeout) {
+    return Reply::thrown("exec parameter \"timeout\" is unsupported; use \"timeoutSeconds\" instead");
   }
-  json::Object args = raw_args;
-  strip_xml_artifacts(args);
   const config::ExecSettings& settings = config.exec;
   ExecPlan plan;
   if (ctx.continuation_available) {
-    plan.yield_ms = bool_arg(args, "background") == true ? 0 : yield_window_ms(args, settings.background_ms);
-  } else if (bool_arg(args, "background") == true || number_arg(args, "yieldMs")) {
+    plan.yield_ms = request.background ? 0 : yield_window_ms(request.yield_ms, settings.background_ms);
+  } else if (request.background || request.yield_ms) {
     plan.warnings.push_back("Warning: continuation options are unavailable; running synchronously.");
   }
-  Result<bool> elevated = resolve_elevated(config.elevated, bool_arg(args, "elevated"));
-  if (!elevated.ok()) return ToolResult::thrown(elevated.error().message);
-  Result<std::optional<ExecHost>> requested = parse_requested_host(json::find(args, "host"));
-  if (!requested.ok()) return ToolResult::thrown(requested.error().message);
+  Result<bool> elevated = resolve_elevated(config.elevated, request.elevated);
+  if (!elevated.ok()) return Reply::thrown(elevated.error().message);
+  Result<std::optional<ExecHost>> requested = parse_requested_host(request.host);
+  if (!requested.ok()) return Reply::thrown(requested.error().message);
   Result<Target> target = resolve_exec_target(
       {.configured = settings.host, .requested = requested.value(), .elevated_requested = elevated.value()});
-  if (!target.ok()) return ToolResult::thrown(target.error().message);
+  if (!target.ok()) return Reply::thrown(target.error().message);
   ExecHost host = target->effective;
-  if (Result<void> floor = check_security_floor(config, host); !floor.ok()) return ToolResult::thrown(floor.error().message);
+  if (Result<void> floor = check_security_floor(config, host); !floor.ok()) return Reply::thrown(floor.error().message);
   if (host == ExecHost::kSandbox) {
-    return ToolResult::thrown(
+    return Reply::thrown(
         "exec host=sandbox requires a sandbox runtime for this session.\nEnable sandbox mode "
         "(`agents.defaults.sandbox.mode=\"non-main\"` or `\"all\"`) or use host=auto/gateway/node.");
   }
-  plan.command = string_arg(args, "command").value_or("");
-  if (plan.command.empty()) return ToolResult::thrown("Provide a command to start.");
+  plan.command = std::move(request.command);
+  if (plan.command.empty()) return Reply::thrown("Provide a command to start.");
   if (Result<void> guard = shell::check_control_commands(plan.command); !guard.ok()) {
-    return ToolResult::thrown(guard.error().message);
+    return Reply::thrown(guard.error().message);
   }
   int64_t started = steady_ms();
-  Workdir workdir = resolve_workdir(args, config.default_cwd);
+  Workdir workdir = resolve_workdir(request.workdir, config.default_cwd);
   if (!workdir.available) {
     ExecOutcome failed = build_runtime_error_outcome(workdir_unavailable_text(workdir.request), "", steady_ms() - started);
-    return ToolResult{failed.reason, foreground_details(failed, workdir.request), true};
+    return Reply{failed.reason, foreground_details(failed, workdir.request), true};
   }
   plan.workdir = workdir.path;
   if (host == ExecHost::kGateway && !config.state_dir.empty()) {
@@ -247,10 +213,10 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
                                 .workdir = plan.workdir,
                                 .canonicalize = [](const std::string& p) { return sys::canonicalize_existing_prefix(p); }};
     if (Result<void> guard = shell::check_state_db_access(plan.command, state); !guard.ok()) {
-      return ToolResult::thrown(guard.error().message);
+      return Reply::thrown(guard.error().message);
     }
   }
-  plan.env_overrides = overrides_of(args);
+  plan.env_overrides = std::move(request.env);
   // The chat identity joins the requested environment (validated like it, winning over a
   // same-named `env` entry).
   env::EnvList requested_env = plan.env_overrides;
@@ -258,18 +224,19 @@ std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const 
     env::set_var(requested_env, env::kChannelContextKey, std::move(*context));
   }
   Result<env::EnvList> env = env::build_host_exec_env(config.inherited_env, requested_env);
-  if (!env.ok()) return ToolResult::thrown(env.error().message);
+  if (!env.ok()) return Reply::thrown(env.error().message);
   plan.env = std::move(env).value();
   plan.host = host;
   plan.original_command = plan.command;
-  plan.args = std::move(args);
+  request.command.clear();
+  plan.request = std::move(request);
   return plan;
 }
 
 shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, ExecPlan& plan) {
   if (plan.host != ExecHost::kGateway) return shellenv::StartupFileUse::kTrustedOnly;
   // The same effective policy the gate decides with (it asks the cached approvals document).
-  Result<std::shared_ptr<GatewayContext>> g = gateway_context(config, &plan.args);
+  Result<std::shared_ptr<GatewayContext>> g = gateway_context(config, &plan.request);
   if (g.ok()) plan.gateway_context = *g;
   bool full = g.ok() && (*g)->host.host_security == config::ExecSecurity::kFull && (*g)->host.host_ask == config::ExecAsk::kOff;
   return full ? shellenv::StartupFileUse::kRerunChanged : shellenv::StartupFileUse::kTrustedOnly;
@@ -287,10 +254,10 @@ std::string gateway_command_path(const ServiceConfig& config, const std::optiona
 
 // Steps 14 (rest) to 18 once the login PATH is known: PATH assembly, the policy gate, node
 // hand-off, timeout and whether scripts are preflighted.
-std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, ExecPlan plan, const CallContext& ctx,
+std::variant<Reply, ExecPlan> complete_plan(const ServiceConfig& config, ExecPlan plan, const CallContext& ctx,
                                                  const std::optional<std::string>& login_path) {
   const config::ExecSettings& settings = config.exec;
-  const json::Object& args = plan.args;
+  const ExecRequest& request = plan.request;
   if (plan.host == ExecHost::kGateway && login_path) {
     env::apply_path_prepend(plan.env, env::path_entries(*login_path));
   }
@@ -306,8 +273,8 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
   if (plan.host == ExecHost::kGateway) {
     ApprovalRoute route = ctx.elicit || ctx.pending_approvals ? ApprovalRoute::kAvailable : ApprovalRoute::kNone;
     Result<GateOutcome> gate =
-        gateway_policy_gate(config, args, plan.command, plan.workdir, path_value(plan.env), route, std::move(plan.gateway_context));
-    if (!gate.ok()) return ToolResult::thrown(gate.error().message);
+        gateway_policy_gate(config, request, plan.command, plan.workdir, path_value(plan.env), route, std::move(plan.gateway_context));
+    if (!gate.ok()) return Reply::thrown(gate.error().message);
     plan.approval = std::move(gate->approval);
     if (!plan.approval) {
       plan.command = std::move(gate->command);
@@ -321,13 +288,13 @@ std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, Ex
     if (gate->preflight) env::apply_non_interactive_tools(plan.env);
   }
   if (plan.host == ExecHost::kNode) {
-    std::string node = string_arg(args, "node").value_or(settings.node.value_or(""));
-    return ToolResult::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +
+    std::string node = request.node.value_or(settings.node.value_or(""));
+    return Reply::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +
                               ". This server has no node hosts paired; run the command with host=auto or host=gateway.");
   }
-  plan.pty = bool_arg(args, "pty") == true;
-  std::optional<double> timeout = number_arg(args, "timeoutSeconds");
-  plan.timeout_seconds = timeout ? *timeout : static_cast<double>(settings.default_timeout_seconds);
+  plan.pty = request.pty;
+  plan.timeout_seconds = request.timeout_seconds ? *request.timeout_seconds
+                                                 : static_cast<double>(settings.default_timeout_seconds);
   return plan;
 }
 

@@ -39,8 +39,7 @@ ShellInvocation shell_for_rendered(const ShellInvocation& shell);
 
 /// Steps 2-14 up to the environment: a plan (host, workdir, env without the login PATH) or the
 /// result to return instead (a thrown error, or the failed result of an unusable workdir).
-std::variant<ToolResult, ExecPlan> plan_exec(const ServiceConfig& config, const json::Object& raw_args,
-                                             const CallContext& ctx);
+std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest request, const CallContext& ctx);
 
 /// kRerunChanged when the call's effective policy (configuration, approvals document, per-call
 /// `ask`) is security=full ask=off on the gateway, else kTrustedOnly.
@@ -49,7 +48,7 @@ shellenv::StartupFileUse startup_file_use(const ServiceConfig& config, ExecPlan&
 
 /// Steps 14-18 once the login PATH is known: PATH assembly, the policy gate, the node hand-off,
 /// the timeout and whether scripts are preflighted.
-std::variant<ToolResult, ExecPlan> complete_plan(const ServiceConfig& config, ExecPlan plan, const CallContext& ctx,
+std::variant<Reply, ExecPlan> complete_plan(const ServiceConfig& config, ExecPlan plan, const CallContext& ctx,
                                                  const std::optional<std::string>& login_path);
 
 }  // namespace clawexec::exec

@@ -4,7 +4,7 @@
 // directory, the live-state sqlite3 guard, environment (channel context, login-shell PATH,
 // pathPrepend), policy gate, node hand-off, script preflight, the shell snapshot, spawn (with
 // the PTY fallback), then the race between the command's exit and the yield timer. Errors the
-// reference throws become ToolResult::thrown; an unusable working directory is a failed result.
+// reference throws become Reply::thrown; an unusable working directory is a failed result.
 //
 // Two steps may wait without blocking: the login-shell PATH (before the policy gate, which
 // resolves executables with it) and the shell snapshot (just before spawning). Both answer
@@ -14,7 +14,6 @@
 
 #include "env/host_exec_env.h"
 #include "env/path_prepend.h"
-#include "exec/exec_call.h"
 #include "exec/exec_plan.h"
 #include "exec/exec_planning.h"
 #include "exec/gateway_approval.h"
@@ -94,55 +93,45 @@ struct ApprovalWait {
   explicit ApprovalWait(boost::asio::io_context& io) : expiry(io) {}
   ExecPlan plan;
   CallContext ctx;
-  ToolDone done;
+  ExecStartDone done;
   boost::asio::steady_timer expiry;
   bool finished = false;
 };
 
 }  // namespace
 
-void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done) {
-  if (ctx.cancel && ctx.cancel->cancelled()) return done(ToolResult::thrown("Tool execution was aborted"));
-  // An operator's /exec policy applies to this run only, and only tightens.
-  std::shared_ptr<const ServiceConfig> config;
-  if (next_run_security_ || next_run_ask_) {
-    auto once = std::make_shared<ServiceConfig>(config_);
-    if (next_run_security_) {
-      once->session_security =
-          once->session_security ? std::min(*once->session_security, *next_run_security_) : *next_run_security_;
-    }
-    if (next_run_ask_) once->session_ask = once->session_ask ? std::max(*once->session_ask, *next_run_ask_) : *next_run_ask_;
-    next_run_security_.reset();
-    next_run_ask_.reset();
-    config = std::move(once);
-  } else {
-    config = shared_config();
-  }
-  // Refused before the arguments are copied anywhere (a 15 MB command is not worth a copy).
-  if (const json::Value* command = json::find(args, "command"); command && command->is_string()) {
-    if (std::optional<std::string> too_long = command_size_problem(command->get_string().size())) {
-      return done(ToolResult::thrown(*too_long));
-    }
+void ExecService::exec(ExecRequest request, std::shared_ptr<ClientSession> client, CallOptions options,
+                       ExecStartDone done) {
+  if (options.cancel && options.cancel->cancelled()) return done(Reply::thrown("Tool execution was aborted"));
+  clients_[client->scope_key] = client;
+  CallContext ctx{client->scope_key,       std::move(options.cancel),          client->continuation_available,
+                  client->elicit,          client->pending_approvals,          std::move(options.channel_sender_id),
+                  std::move(options.channel_chat_id)};
+  std::shared_ptr<const ServiceConfig> config = config_for(*client);
+  // Refused before the request is copied anywhere (a 15 MB command is not worth a copy).
+  if (std::optional<std::string> too_long = command_size_problem(request.command.size())) {
+    return done(Reply::thrown(*too_long));
   }
   struct Planning {
     std::shared_ptr<const ServiceConfig> config;
-    json::Object args;
+    ExecRequest request;
     CallContext ctx;
-    ToolDone done;
-    std::variant<ToolResult, ExecPlan> planned;
+    ExecStartDone done;
+    std::variant<Reply, ExecPlan> planned;
   };
-  auto call = std::make_shared<Planning>(Planning{std::move(config), args, std::move(ctx), std::move(done), ToolResult{}});
+  auto call = std::make_shared<Planning>(
+      Planning{std::move(config), std::move(request), std::move(ctx), std::move(done), Reply{}});
   // Steps 2-14 analyse the command (control guards, sqlite3 guard): off the io thread.
   off_io_thread(
       [call] {
         if (call->config->analysis_delay_ms > 0) {
           std::this_thread::sleep_for(std::chrono::milliseconds(call->config->analysis_delay_ms));
         }
-        call->planned = plan_exec(*call->config, call->args, call->ctx);
+        call->planned = plan_exec(*call->config, std::move(call->request), call->ctx);
         if (auto* plan = std::get_if<ExecPlan>(&call->planned)) plan->startup_files = startup_file_use(*call->config, *plan);
       },
       [this, call] {
-        if (auto* early = std::get_if<ToolResult>(&call->planned)) return call->done(std::move(*early));
+        if (auto* early = std::get_if<Reply>(&call->planned)) return call->done(std::move(*early));
         ExecPlan& plan = std::get<ExecPlan>(call->planned);
         if (plan.host != ExecHost::kGateway) {
           return exec_with_login_path(std::move(call->config), std::move(plan), std::move(call->ctx),
@@ -152,22 +141,22 @@ void ExecService::exec(const json::Object& args, CallContext ctx, ToolDone done)
         // file changed) waits for the login shell.
         begin_preparing();
         shell_env_->login_path(plan.startup_files, [this, call](const std::optional<std::string>& login_path) {
-          if (!end_preparing()) return call->done(ToolResult::thrown(kStoppingText));
+          if (!end_preparing()) return call->done(Reply::thrown(kStoppingText));
           exec_with_login_path(std::move(call->config), std::get<ExecPlan>(std::move(call->planned)),
                                std::move(call->ctx), std::move(call->done), login_path);
         });
       },
-      [call] { call->done(ToolResult::thrown(kStoppingText)); });
+      [call] { call->done(Reply::thrown(kStoppingText)); });
 }
 
 void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> config, ExecPlan plan, CallContext ctx,
-                                       ToolDone done, const std::optional<std::string>& login_path) {
-  if (ctx.cancel && ctx.cancel->cancelled()) return done(ToolResult::thrown("Tool execution was aborted"));
+                                       ExecStartDone done, const std::optional<std::string>& login_path) {
+  if (ctx.cancel && ctx.cancel->cancelled()) return done(Reply::thrown("Tool execution was aborted"));
   struct Deciding {
     std::shared_ptr<const ServiceConfig> config;
     CallContext ctx;
-    ToolDone done;
-    std::variant<ToolResult, ExecPlan> planned;
+    ExecStartDone done;
+    std::variant<Reply, ExecPlan> planned;
   };
   auto call = std::make_shared<Deciding>(Deciding{config ? std::move(config) : shared_config(), std::move(ctx),
                                                   std::move(done), std::move(plan)});
@@ -179,15 +168,15 @@ void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> conf
         auto* ready = std::get_if<ExecPlan>(&call->planned);
         if (!ready || ready->approval || !ready->preflight) return;
         if (Result<void> checked = run_script_preflight(ready->original_command, ready->workdir); !checked.ok()) {
-          call->planned = ToolResult::thrown(checked.error().message);
+          call->planned = Reply::thrown(checked.error().message);
           return;
         }
         ready->preflight = false;  // done
       },
       [this, call] {
-        if (auto* early = std::get_if<ToolResult>(&call->planned)) return call->done(std::move(*early));
+        if (auto* early = std::get_if<Reply>(&call->planned)) return call->done(std::move(*early));
         if (call->ctx.cancel && call->ctx.cancel->cancelled()) {
-          return call->done(ToolResult::thrown("Tool execution was aborted"));
+          return call->done(Reply::thrown("Tool execution was aborted"));
         }
         ExecPlan& ready = std::get<ExecPlan>(call->planned);
         if (ready.approval && call->ctx.elicit) {
@@ -199,14 +188,14 @@ void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> conf
         }
         launch(std::move(ready), std::move(call->ctx), std::move(call->done));
       },
-      [call] { call->done(ToolResult::thrown(kStoppingText)); });
+      [call] { call->done(Reply::thrown(kStoppingText)); });
 }
 
-void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
+void ExecService::launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
   if (!plan.preflight) return launch_checked(std::move(plan), std::move(ctx), std::move(done));
   // An approved command still preflighted (inline approval): reading and scanning its scripts
   // happens off the io thread.
-  auto call = std::make_shared<std::tuple<ExecPlan, CallContext, ToolDone, Result<void>>>(
+  auto call = std::make_shared<std::tuple<ExecPlan, CallContext, ExecStartDone, Result<void>>>(
       std::move(plan), std::move(ctx), std::move(done), Result<void>{});
   off_io_thread(
       [call] {
@@ -215,14 +204,14 @@ void ExecService::launch(ExecPlan plan, CallContext ctx, ToolDone done) {
       },
       [this, call] {
         auto& [p, c, d, checked] = *call;
-        if (!checked.ok()) return d(ToolResult::thrown(checked.error().message));
+        if (!checked.ok()) return d(Reply::thrown(checked.error().message));
         p.preflight = false;
         launch_checked(std::move(p), std::move(c), std::move(d));
       },
-      [call] { std::get<2>(*call)(ToolResult::thrown(kStoppingText)); });
+      [call] { std::get<2>(*call)(Reply::thrown(kStoppingText)); });
 }
 
-void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ToolDone done) {
+void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ExecStartDone done) {
   if (plan.bookkeeping) post_background(std::move(plan.bookkeeping));
   // The snapshot replays the user's aliases and functions around the call's own command; a
   // command the policy rewrote to resolved executables runs as rendered (reference: no
@@ -232,20 +221,20 @@ void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ToolDone done) 
   bool snapshot_wanted = plan.host == ExecHost::kGateway && !plan.rendered && plan.command == plan.original_command &&
                          shell_env_->snapshots_enabled() && shellenv::snapshot_supported(shell.first, shell.second);
   if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), shell, nullptr);
-  auto pending = std::make_shared<std::tuple<ExecPlan, CallContext, ToolDone>>(std::move(plan), std::move(ctx), std::move(done));
+  auto pending = std::make_shared<std::tuple<ExecPlan, CallContext, ExecStartDone>>(std::move(plan), std::move(ctx), std::move(done));
   std::string capture_path = std::get<0>(*pending).snapshot_path;
   shellenv::StartupFileUse use = std::get<0>(*pending).startup_files;
   begin_preparing();
   shell_env_->snapshot(shell.first, shell.second, capture_path, use,
                        [this, pending, shell](std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
                          auto& [p, c, d] = *pending;
-                         if (!end_preparing()) return d(ToolResult::thrown(kStoppingText));
-                         if (c.cancel && c.cancel->cancelled()) return d(ToolResult::thrown("Tool execution was aborted"));
+                         if (!end_preparing()) return d(Reply::thrown(kStoppingText));
+                         if (c.cancel && c.cancel->cancelled()) return d(Reply::thrown("Tool execution was aborted"));
                          spawn_plan(std::move(p), std::move(c), std::move(d), shell, std::move(snapshot));
                        });
 }
 
-void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, const ShellInvocation& shell,
+void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done, const ShellInvocation& shell,
                              std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
   // pathPrepend goes inside the command (after the snapshot's exports), so nothing the shell
   // sources can put other directories in front of it.
@@ -258,10 +247,10 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, cons
                                                  shellenv::restore_script(plan.env, snapshot->baseline));
   }
   if (std::optional<std::string> problem = nul_byte_problem(plan, shell.first)) {
-    return done(ToolResult::thrown(*problem));
+    return done(Reply::thrown(*problem));
   }
   if (shell_command.size() > kMaxArgumentBytes) {
-    return done(ToolResult::thrown("spawn " + shell.first + ": the command as run (with the shell prologue and quoting) is " +
+    return done(Reply::thrown("spawn " + shell.first + ": the command as run (with the shell prologue and quoting) is " +
                                    std::to_string(shell_command.size()) + " bytes, over Linux's limit of " +
                                    std::to_string(kMaxArgumentBytes) +
                                    " bytes for one argument (MAX_ARG_STRLEN). Shorten it or run a script file."));
@@ -269,11 +258,9 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, cons
   std::vector<std::string> warnings = std::move(plan.warnings);
   Result<std::shared_ptr<Run>> run =
       start_with_fallback(*this, run_request(config_, plan, ctx, shell, shell_command), plan, warnings);
-  if (!run.ok()) return done(ToolResult::thrown(run.error().message));
+  if (!run.ok()) return done(Reply::thrown(run.error().message));
   if (plan.on_started) plan.on_started(run.value());
-  auto call = std::make_shared<ExecCall>(*this, run.value(), plan.yield_ms, std::move(warnings), std::move(ctx),
-                                         std::move(done));
-  call->begin();
+  done(StartedRun{std::move(run).value(), plan.yield_ms, std::move(warnings)});
 }
 
 void ExecService::warm_up_shell_environment() {
@@ -297,7 +284,7 @@ void ExecService::gateway_path(std::function<void(std::string)> done) {
 
 // §7.1 step 7 with an inline approval route: ask through MCP elicitation, then run the command
 // as approved (bound to what was shown), or return the denial (§1.5 (f)).
-void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done) {
+void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
   std::shared_ptr<GatewayApproval> approval = plan.approval;
   auto state = std::make_shared<ApprovalWait>(io_);
   state->plan = std::move(plan);
@@ -309,7 +296,7 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
     state->expiry.cancel();
     if (state->ctx.cancel && state->ctx.cancel->cancelled()) return;
     ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
-    if (!outcome.approved) return state->done(denied_tool_result(*approval, outcome.reason));
+    if (!outcome.approved) return state->done(denied_reply(*approval, outcome.reason));
     state->plan.command = std::move(outcome.command);
     state->plan.rendered = outcome.rendered;
     launch(std::move(state->plan), std::move(state->ctx), std::move(state->done));

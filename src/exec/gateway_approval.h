@@ -70,8 +70,8 @@ class GatewayApproval {
 };
 
 /// §1.5 (f): a denied approval is a failed tool result (not a thrown error).
-struct ToolResult;
-ToolResult denied_tool_result(const GatewayApproval& approval, const std::string& reason);
+struct Reply;
+Reply denied_reply(const GatewayApproval& approval, const std::string& reason);
 
 /// The text and schema of the elicitation/create request for `approval`.
 std::string elicitation_message(const GatewayApproval& approval);

@@ -27,7 +27,6 @@
 #include "base/time.h"
 #include "base/utf.h"
 #include "exec/service.h"
-#include "exec/tool_args.h"
 #include "policy/decide.h"
 #include "policy/highlight.h"
 #include "policy/modes.h"
@@ -49,7 +48,7 @@ policy::ApprovalsAgentPolicy file_policy(const ServiceConfig& config, ExecSecuri
   return resolved->agent;
 }
 
-policy::ExecCallPolicyInputs call_inputs(const ServiceConfig& config, ExecHost host, const json::Object* args) {
+policy::ExecCallPolicyInputs call_inputs(const ServiceConfig& config, ExecHost host, const ExecRequest* request) {
   const config::ExecSettings& s = config.exec;
   policy::ExecCallPolicyInputs in;
   in.host = host;
@@ -68,9 +67,7 @@ policy::ExecCallPolicyInputs call_inputs(const ServiceConfig& config, ExecHost h
   if (host != ExecHost::kSandbox) {
     in.approvals = file_policy(config, ExecSecurity::kFull, ExecAsk::kOff, nullptr);
   }
-  if (args) {
-    if (std::optional<std::string> ask = string_arg(*args, "ask")) in.requested_ask = policy::normalize_exec_ask(*ask);
-  }
+  if (request && request->ask) in.requested_ask = policy::normalize_exec_ask(*request->ask);
   return in;
 }
 
@@ -150,9 +147,9 @@ boost::json::object segment_json(const policy::SegmentEvaluation& seg, const std
 
 }  // namespace
 
-Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args) {
+Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const ExecRequest* request) {
   auto g = std::make_shared<GatewayContext>();
-  policy::ExecCallPolicy call = TRY(policy::resolve_exec_call_policy(call_inputs(config, ExecHost::kGateway, args)));
+  policy::ExecCallPolicy call = TRY(policy::resolve_exec_call_policy(call_inputs(config, ExecHost::kGateway, request)));
   policy::ApprovalsAgentPolicy file = file_policy(config, call.security, call.ask, &g->allowlist);
   g->host = TRY(policy::resolve_host_approval_context(ExecHost::kGateway, call.security, call.ask, file));
   g->strict = config.exec.strict_inline_eval.value_or(false);
@@ -260,12 +257,12 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
   return out;
 }
 
-Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
+Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const ExecRequest& request,
                                         const std::string& command, const std::string& workdir,
                                         const std::string& path_env, ApprovalRoute route,
                                         std::shared_ptr<GatewayContext> context) {
   GateOutcome out;
-  std::shared_ptr<GatewayContext> g = context ? std::move(context) : TRY(gateway_context(config, &args));
+  std::shared_ptr<GatewayContext> g = context ? std::move(context) : TRY(gateway_context(config, &request));
   out.preflight = !(g->host.host_security == ExecSecurity::kFull && g->host.host_ask == ExecAsk::kOff);
   if (!needs_analysis(*g)) {
     out.command = command;  // nothing the engine could refuse or ask about

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "exec/exec_request.h"
 #include "exec/target.h"
 #include <boost/json/object.hpp>
 
@@ -53,7 +54,7 @@ struct GateOutcome {
 /// Errors (kRejected) carry the reference's denial texts.
 /// The command is read as the shell that would run it ($SHELL) reads it. `context`: the call's
 /// policy context when already computed (gateway_context), else computed here.
-Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const json::Object& args,
+Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const ExecRequest& request,
                                         const std::string& command, const std::string& workdir,
                                         const std::string& path_env, ApprovalRoute route,
                                         std::shared_ptr<GatewayContext> context = nullptr);

@@ -26,9 +26,9 @@ struct GatewayContext {
   std::string agent_id;
 };
 
-/// The effective host policy of a call (args: the call's arguments, for the per-call `ask`; may
+/// The effective host policy of a call (request: for the per-call `ask`; may
 /// be null). Errors: the security-floor denial.
-Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const json::Object* args);
+Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& config, const ExecRequest* request);
 
 /// False for security=full ask=off without strict inline eval: nothing to analyse.
 bool needs_analysis(const GatewayContext& g);

@@ -91,7 +91,7 @@ void ExecService::finish_shutdown_if_idle() {
 
 // Reference §1.11, for a backgrounded run that nobody has polled to its end.
 void ExecService::maybe_notify(const session::Session& s) {
-  if (!notifier_ || !s.backgrounded || !config_.exec.notify_on_exit || s.terminal_poll_observed || !s.exit) return;
+  if (!s.backgrounded || !config_.exec.notify_on_exit || s.terminal_poll_observed || !s.exit) return;
   if (!s.approval_id.empty()) return;  // announced by the approval flow (approval_runs.cc)
   if (registry_.finished(s.id).get() != &s) return;  // removed by the agent: it asked for silence
   const session::ExitRecord& exit = *s.exit;
@@ -104,7 +104,46 @@ void ExecService::maybe_notify(const session::Session& s) {
                      session::exit_label(exit.exit_code, exit.exit_signal) + ")";
   if (!output.empty()) text += " :: " + output;
   if (exit.timed_out()) text += "\n\n" + std::string(session::kTimeoutRetryGuidance);
-  notifier_(s.scope_key, s.id, text);
+  notify(s.scope_key, s.id, text);
+}
+
+void ExecService::notify(const std::string& scope_key, const std::string& session_id, const std::string& text) {
+  auto it = clients_.find(scope_key);
+  if (it == clients_.end()) return;
+  std::shared_ptr<ClientSession> client = it->second.lock();
+  if (!client) {
+    clients_.erase(it);  // the client is gone; nobody can read this any more
+    return;
+  }
+  if (client->notify) client->notify(session_id, text);
+}
+
+std::shared_ptr<const ServiceConfig> ExecService::config_for(ClientSession& client) {
+  ExecDefaults& d = client.defaults;
+  bool own_agent = !client.agent_id.empty() && client.agent_id != config_.agent_id;
+  if (!d.host && !d.node && !d.security && !d.ask && !d.next_security && !d.next_ask && !own_agent) {
+    return shared_config();
+  }
+  auto call = std::make_shared<ServiceConfig>(config_);
+  if (d.host) call->exec.host = *d.host;
+  if (d.node) call->exec.node = *d.node;
+  if (own_agent) call->agent_id = client.agent_id;
+  // Tightenings only: the lower security and the stricter ask win.
+  auto tighter_security = [](std::optional<config::ExecSecurity> a, std::optional<config::ExecSecurity> b) {
+    if (!a) return b;
+    if (!b) return a;
+    return std::optional<config::ExecSecurity>(std::min(*a, *b));
+  };
+  auto tighter_ask = [](std::optional<config::ExecAsk> a, std::optional<config::ExecAsk> b) {
+    if (!a) return b;
+    if (!b) return a;
+    return std::optional<config::ExecAsk>(std::max(*a, *b));
+  };
+  call->session_security = tighter_security(d.security, d.next_security);
+  call->session_ask = tighter_ask(d.ask, d.next_ask);
+  d.next_security.reset();
+  d.next_ask.reset();
+  return call;
 }
 
 void ExecService::schedule_sweep() {

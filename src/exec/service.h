@@ -1,8 +1,9 @@
 #pragma once
-// ExecService: what the `exec` and `process` tools share (the session registry, the resolved
-// configuration, the server environment and shell) and their entry points. Tool calls are
-// asynchronous: each takes its (already schema-checked) arguments and a completion callback,
-// which runs on the io_context thread exactly once.
+// ExecService: the exec pipeline and what every client shares (the session registry, the
+// resolved configuration, the server environment and shell, pending approvals). A call enters
+// with a typed ExecRequest and the client it comes from, and ends at a started run or a reply
+// (exec/exec_start.h), delivered on the io_context thread exactly once. What a tool makes of a
+// run (the yield race, result texts) lives above, in src/tools/.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -19,6 +20,10 @@
 #include "approvals/paths.h"
 #include "config/exec_settings.h"
 #include "env/env_list.h"
+#include "exec/cancel_signal.h"
+#include "exec/client_session.h"
+#include "exec/exec_request.h"
+#include "exec/exec_start.h"
 #include "exec/run.h"
 #include "proc/spawner.h"
 #include "json/json.h"
@@ -27,56 +32,21 @@
 
 namespace clawexec::exec {
 
-/// A tool result: `text` is content[0].text, `details` the structured details (absent for
-/// errors the reference throws), `is_error` marks failed results and thrown errors.
-struct ToolResult {
-  std::string text;
-  std::optional<json::Object> details;
-  bool is_error = false;
-
-  static ToolResult thrown(std::string message) { return {std::move(message), std::nullopt, true}; }
-};
-using ToolDone = std::function<void(ToolResult)>;
-
-/// Cancellation of one tool call (MCP notifications/cancelled). Single-threaded.
-class CancelSignal {
- public:
-  void cancel() {
-    if (cancelled_) return;
-    cancelled_ = true;
-    std::vector<std::function<void()>> handlers = std::move(handlers_);
-    for (auto& h : handlers) h();
-  }
-  bool cancelled() const { return cancelled_; }
-  void on_cancel(std::function<void()> handler) {
-    if (cancelled_) {
-      handler();
-      return;
-    }
-    handlers_.push_back(std::move(handler));
-  }
-
- private:
-  bool cancelled_ = false;
-  std::vector<std::function<void()>> handlers_;
-};
-
-/// Asks the client's user through MCP elicitation (elicitation/create): `message` and the
-/// JSON Schema of the requested answer; `done` receives the client's result object
-/// ({action: accept|decline|cancel, content?}) or an error (no answer, transport closed).
-using Elicit = std::function<void(std::string message, json::Object requested_schema,
-                                  std::function<void(Result<json::Object>)> done)>;
-
+/// One call as the pipeline stages read it (internal to the exec module): built by
+/// ExecService::exec from the client session and the call's options.
 struct CallContext {
   std::string scope_key;                 // sessions are visible only within their scope
   std::shared_ptr<CancelSignal> cancel;  // may be null
-  /// False when the caller has no `process` tool (the one-shot CLI): exec then always runs in
-  /// the foreground and yieldMs/background are ignored with a warning.
-  bool continuation_available = true;
-  /// Set when the client declared the `elicitation` capability: approvals are asked inline.
-  Elicit elicit;
-  /// Approvals may wait for an operator (the approval-pending result, operator channel).
-  bool pending_approvals = false;
+  bool continuation_available = true;    // ClientSession::continuation_available
+  Elicit elicit;                         // ClientSession::elicit
+  bool pending_approvals = false;        // ClientSession::pending_approvals
+  std::string channel_sender_id;         // CallOptions
+  std::string channel_chat_id;
+};
+
+/// What one call carries beside its request and client.
+struct CallOptions {
+  std::shared_ptr<CancelSignal> cancel;  // may be null
   /// Who the call acts for in a chat channel (MCP `_meta["openclaw/channelContext"]`): set as
   /// OPENCLAW_CHANNEL_CONTEXT for the command (reference §3.4). Empty: unknown.
   std::string channel_sender_id;
@@ -119,8 +89,8 @@ struct ServiceConfig {
   /// Test seam (CLAWEXEC_TEST_ANALYSIS_DELAY_MS): the analysis stage of every call first sleeps
   /// this long on its analysis thread, so tests can show it never holds up the io thread.
   int64_t analysis_delay_ms = 0;
-  /// Session overrides of the serving client (serve --security/--ask, an operator's /exec):
-  /// they can only tighten what the configuration says.
+  /// The calling client's tightenings (ExecDefaults security/ask), set on the per-call copy of
+  /// the configuration: they can only tighten what the configuration says.
   std::optional<config::ExecSecurity> session_security;
   std::optional<config::ExecAsk> session_ask;
 };
@@ -138,19 +108,14 @@ using ShellInvocation = std::pair<std::string, std::vector<std::string>>;
 
 class ExecService {
  public:
-  using Notifier =
-      std::function<void(const std::string& scope_key, const std::string& session_id, const std::string& text)>;
-
   ExecService(boost::asio::io_context& io, ServiceConfig config);
   ~ExecService();
   ExecService(const ExecService&) = delete;
   ExecService& operator=(const ExecService&) = delete;
 
-  void exec(const json::Object& args, CallContext ctx, ToolDone done);
-  void process(const json::Object& args, CallContext ctx, ToolDone done);
-
-  /// Receives background completion texts ("Exec completed (...)").
-  void set_notifier(Notifier notifier) { notifier_ = std::move(notifier); }
+  /// Runs the pipeline for `request` on behalf of `client` (which must stay alive while its
+  /// sessions may notify; the service holds it weakly). `done` gets the started run or the reply.
+  void exec(ExecRequest request, std::shared_ptr<ClientSession> client, CallOptions options, ExecStartDone done);
 
   /// Stops every live command (the kill sequence) and calls `done` once all have exited.
   /// Background sessions are stopped at once; foreground calls (whose caller is still waiting
@@ -167,9 +132,9 @@ class ExecService {
 
   /// Internal (exec_tool.cc): runs a decided plan (after its script preflight, if it still
   /// needs one).
-  void launch(ExecPlan plan, CallContext ctx, ToolDone done);
-  void ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done);
-  void register_pending(ExecPlan plan, CallContext ctx, ToolDone done);
+  void launch(ExecPlan plan, CallContext ctx, ExecStartDone done);
+  void ask_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done);
+  void register_pending(ExecPlan plan, CallContext ctx, ExecStartDone done);
 
   /// Pending approvals (approval_runs.cc): what the operator channel lists and resolves.
   std::vector<json::Object> pending_approvals_json() const;
@@ -182,10 +147,10 @@ class ExecService {
   };
   void set_approval_events(ApprovalEvents events) { approval_events_ = std::move(events); }
 
-  /// An operator's `/exec` directive (exec spec §5): host and node persist for this server's
+  /// An operator's `/exec` directive (exec spec §5) for `client`: host and node persist for the
   /// client, security and ask apply to its next run only; a bare `/exec` reports the defaults.
   /// Returns the reply, or nullopt when the text holds no directive.
-  std::optional<std::string> exec_directive(const std::string& text);
+  std::optional<std::string> exec_directive(ClientSession& client, const std::string& text);
 
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);
@@ -204,13 +169,18 @@ class ExecService {
   /// During shutdown, calls the waiters once no run is live any more.
   void finish_shutdown_if_idle();
   void maybe_notify(const session::Session& session);
+  /// Sends `text` to the client whose scope is `scope_key`, if it is still there.
+  void notify(const std::string& scope_key, const std::string& session_id, const std::string& text);
+  /// The configuration one call of `client` runs with: the shared snapshot, or a copy with the
+  /// client's defaults applied (its next-run tightenings are consumed).
+  std::shared_ptr<const ServiceConfig> config_for(ClientSession& client);
   void schedule_sweep();
 
   boost::asio::io_context& io_;
   ServiceConfig config_;
   proc::Spawner spawner_;
   session::Registry registry_;
-  Notifier notifier_;
+  std::map<std::string, std::weak_ptr<ClientSession>> clients_;  // by scope key
   boost::asio::steady_timer sweep_timer_;
   boost::asio::steady_timer shutdown_timer_;
   std::vector<std::function<void()>> shutdown_waiters_;
@@ -220,14 +190,12 @@ class ExecService {
   std::map<std::string, std::shared_ptr<PendingRun>> pending_runs_;  // by approval id
   approvals::PendingApprovals pending_;
   ApprovalEvents approval_events_;
-  std::optional<config::ExecSecurity> next_run_security_;  // from /exec, for one run
-  std::optional<config::ExecAsk> next_run_ask_;
   void settle_pending(const std::string& id, std::optional<policy::ApprovalDecision> decision);
   /// The second half of exec once the login PATH is known.
-  void exec_with_login_path(std::shared_ptr<const ServiceConfig> config, ExecPlan plan, CallContext ctx, ToolDone done,
+  void exec_with_login_path(std::shared_ptr<const ServiceConfig> config, ExecPlan plan, CallContext ctx, ExecStartDone done,
                             const std::optional<std::string>& login_path);
   /// launch once the preflight is done: bookkeeping, the shell snapshot, spawn.
-  void launch_checked(ExecPlan plan, CallContext ctx, ToolDone done);
+  void launch_checked(ExecPlan plan, CallContext ctx, ExecStartDone done);
   /// Runs `work` on an analysis thread, then `then` on the io thread. Command analysis (guards,
   /// policy gate, script preflight) costs up to seconds for a command at the size limit, and
   /// must not stall every other call. Counts as preparing: shutdown waits for it, and when the
@@ -235,11 +203,11 @@ class ExecService {
   /// gets only copies (a config snapshot, the call's arguments), never the service's state.
   void off_io_thread(std::function<void()> work, std::function<void()> then, std::function<void()> stopped);
   /// The configuration as an immutable snapshot the analysis threads may read; remade when
-  /// config_ changed (only exec_directive changes it: host and node).
+  /// config_ changed.
   std::shared_ptr<const ServiceConfig> shared_config();
   std::shared_ptr<const ServiceConfig> config_snapshot_;
   /// Spawns a plan whose command is final (shell snapshot decided).
-  void spawn_plan(ExecPlan plan, CallContext ctx, ToolDone done, const ShellInvocation& shell,
+  void spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done, const ShellInvocation& shell,
                   std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot);
   /// Calls waiting for the login PATH or a snapshot before they spawn: shutdown waits for
   /// them like for live runs (a call received before EOF is still answered).

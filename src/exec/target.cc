@@ -12,17 +12,6 @@ namespace {
 
 constexpr std::string_view kAllowedHosts = "Allowed values: auto, sandbox, gateway, node.";
 
-std::string_view json_type_name(const json::Value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::bool_: return "boolean";
-    case boost::json::kind::int64:
-    case boost::json::kind::uint64:
-    case boost::json::kind::double_: return "number";
-    case boost::json::kind::string: return "string";
-    default: return "object";  // arrays and objects are "object" to typeof; null is handled earlier
-  }
-}
-
 }  // namespace
 
 std::optional<ExecHost> parse_host(std::string_view name) {
@@ -32,17 +21,12 @@ std::optional<ExecHost> parse_host(std::string_view name) {
   return std::nullopt;
 }
 
-Result<std::optional<ExecHost>> parse_requested_host(const json::Value* raw) {
-  if (raw == nullptr || raw->is_null()) return std::optional<ExecHost>();
-  if (!raw->is_string()) {
-    return Error::invalid("Invalid exec host value type " + std::string(json_type_name(*raw)) + ". " +
-                          std::string(kAllowedHosts));
-  }
-  std::string_view text = raw->get_string();
-  std::string_view trimmed = js_trim(text);
+Result<std::optional<ExecHost>> parse_requested_host(const std::optional<std::string>& raw) {
+  if (!raw) return std::optional<ExecHost>();
+  std::string_view trimmed = js_trim(*raw);
   if (trimmed.empty()) return std::optional<ExecHost>();
   if (std::optional<ExecHost> h = parse_host(ascii_lower(trimmed))) return h;
-  return Error::invalid(invalid_host_text(text));
+  return Error::invalid(invalid_host_text(*raw));
 }
 
 std::string invalid_host_text(std::string_view raw) {

@@ -18,9 +18,9 @@ using ExecHost = config::ExecHost;
 inline std::string_view host_name(ExecHost host) { return config::to_string(host); }
 std::optional<ExecHost> parse_host(std::string_view name);  // exact lower-case names
 
-/// The per-call `host` parameter: absent/null/blank = no request; a non-string or unknown value
+/// The per-call `host` parameter: absent/blank = no request; an unknown value
 /// is an error ("Invalid exec host ..."). Matching is case-insensitive and trims.
-Result<std::optional<ExecHost>> parse_requested_host(const json::Value* raw);
+Result<std::optional<ExecHost>> parse_requested_host(const std::optional<std::string>& raw);
 /// The reference's text for an unknown host string `raw`: `Invalid exec host "<raw>". Allowed
 /// values: auto, sandbox, gateway, node.`
 std::string invalid_host_text(std::string_view raw);

@@ -16,12 +16,9 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 
-#include "base/strings.h"
-#include "exec/tool_schema.h"
-#include "mcp/apply_patch_options.h"
-#include "patch/file_ops.h"
 #include "rpc/jsonrpc.h"
-#include "sys/sys.h"
+#include "tools/tool_catalog.h"
+#include "tools/tool_schema.h"
 
 namespace clawexec::mcp {
 namespace {
@@ -35,12 +32,12 @@ int level_index(std::string_view level) {
   return -1;
 }
 
-json::Object tool_entry(const exec::ToolSpec& spec) {
+json::Object tool_entry(const tools::ToolSpec& spec) {
   json::Object tool;
   tool["name"] = spec.name;
   tool["title"] = spec.title;
   tool["description"] = spec.description;
-  tool["inputSchema"] = exec::input_schema(spec);
+  tool["inputSchema"] = tools::input_schema(spec);
   return tool;
 }
 
@@ -48,7 +45,7 @@ json::Object tool_entry(const exec::ToolSpec& spec) {
 // is sent twice (`aggregated` of exec and poll results, `output` of log results).
 constexpr std::string_view kOutputCopies[] = {"aggregated", "output"};
 
-json::Object call_result(const exec::ToolResult& r, DetailsPlacement placement) {
+json::Object call_result(const tools::ToolResult& r, DetailsPlacement placement) {
   json::Object text;
   text["type"] = "text";
   text["text"] = r.text;
@@ -70,62 +67,37 @@ json::Object call_result(const exec::ToolResult& r, DetailsPlacement placement) 
   return result;
 }
 
-const exec::ToolSpec* find_tool(std::string_view name, bool with_apply_patch) {
-  if (name == exec::exec_tool_spec().name) return &exec::exec_tool_spec();
-  if (name == exec::process_tool_spec().name) return &exec::process_tool_spec();
-  if (with_apply_patch && name == exec::apply_patch_tool_spec().name) return &exec::apply_patch_tool_spec();
-  return nullptr;
-}
-
 std::string string_member(const json::Value& object, std::string_view key) {
   const json::Value* v = object.is_object() ? json::find(object.get_object(), key) : nullptr;
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
-exec::ToolResult patch_result(Result<patch::PatchSummary> applied) {
-  if (!applied.ok()) return exec::ToolResult::thrown(applied.error().message);
-  auto strings = [](const std::vector<std::string>& v) {
-    json::Array a;
-    for (const std::string& s : v) a.emplace_back(s);
-    return a;
-  };
-  const patch::PatchSummary& s = *applied;
-  json::Object summary{{"added", strings(s.added)}, {"modified", strings(s.modified)}, {"deleted", strings(s.deleted)}};
-  return exec::ToolResult{patch::summary_text(s), json::Object{{"summary", std::move(summary)}}, false};
-}
-
 }  // namespace
 
 Server::Server(exec::ExecService& service, Send send, ServerOptions options)
-    : service_(service), send_(std::move(send)), options_(std::move(options)) {}
-
-void Server::handle_line(std::string_view line) {
-  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank keep-alive lines
-  rpc::Incoming in = rpc::parse_message(line);
-  switch (in.kind) {
-    case rpc::Incoming::Kind::kInvalid:
-      send_(rpc::make_error(in.id, in.error_code, in.error_message));
-      return;
-    case rpc::Incoming::Kind::kResponse: {
-      auto it = outgoing_.find(json::serialize(in.id));
-      if (it == outgoing_.end()) return;  // not ours (or answered twice)
-      auto done = std::move(it->second);
-      outgoing_.erase(it);
-      if (!in.error.is_null()) {
-        const json::Value* message = in.error.is_object() ? json::find(in.error.get_object(), "message") : nullptr;
-        std::string text = message && message->is_string() ? std::string(message->get_string()) : json::serialize(in.error);
-        return done(Error::rejected("the client answered with an error: " + text));
-      }
-      return done(std::move(in.result));
-    }
-    case rpc::Incoming::Kind::kNotification:
-      handle_notification(in.method, in.params);
-      return;
-    case rpc::Incoming::Kind::kRequest:
-      handle_request(in.id, in.method, in.params);
-      return;
-  }
+    : service_(service),
+      send_(std::move(send)),
+      options_(std::move(options)),
+      peer_("the client", "clawexec-",
+            {[this](const json::Value& id, const std::string& method, const json::Value& params,
+                    const rpc::Channel& reply) { handle_request(id, method, params, reply); },
+             [this](const std::string& method, const json::Value& params) { handle_notification(method, params); }}),
+      client_(std::make_shared<exec::ClientSession>()) {
+  client_->scope_key = options_.scope_key;
+  client_->pending_approvals = options_.pending_approvals;
+  client_->defaults = options_.exec_defaults;
+  std::weak_ptr<bool> alive = alive_;
+  client_->notify = [this, alive](const std::string& session_id, const std::string& text) {
+    if (!alive.expired()) send_exec_event(session_id, text);
+  };
 }
+
+Server::~Server() {
+  *alive_ = false;
+  peer_.close("the MCP connection closed before the client answered");
+}
+
+void Server::handle_line(std::string_view line) { peer_.receive(line, send_); }
 
 void Server::handle_oversized(size_t bytes) {
   send_(rpc::make_error(nullptr, rpc::kInvalidRequest,
@@ -133,21 +105,22 @@ void Server::handle_oversized(size_t bytes) {
                             " bytes exceeds the server's line limit and was discarded"));
 }
 
-void Server::handle_request(const json::Value& id, const std::string& method, const json::Value& params) {
+void Server::handle_request(const json::Value& id, const std::string& method, const json::Value& params,
+                            const rpc::Channel& reply) {
   if (!params.is_null() && !params.is_object()) {
-    send_(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: " + method + " takes an object"));
+    reply(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: " + method + " takes an object"));
     return;
   }
-  if (method == "initialize") return initialize(id, params);
-  if (method == "ping") return send_(rpc::make_result(id, json::Object()));
+  if (method == "initialize") return initialize(id, params, reply);
+  if (method == "ping") return reply(rpc::make_result(id, json::Object()));
   if (method == "tools/list") {
-    json::Array tools{tool_entry(exec::exec_tool_spec()), tool_entry(exec::process_tool_spec())};
-    if (apply_patch_available()) tools.emplace_back(tool_entry(exec::apply_patch_tool_spec()));
-    return send_(rpc::make_result(id, json::Object{{"tools", std::move(tools)}}));
+    json::Array listed;
+    for (const tools::ToolSpec* spec : tools::offered_tools(service_.config(), model())) listed.emplace_back(tool_entry(*spec));
+    return reply(rpc::make_result(id, json::Object{{"tools", std::move(listed)}}));
   }
-  if (method == "tools/call") return call_tool(id, params);
-  if (method == "logging/setLevel") return set_level(id, params);
-  send_(rpc::make_error(id, rpc::kMethodNotFound, "Method not found: " + method));
+  if (method == "tools/call") return call_tool(id, params, reply);
+  if (method == "logging/setLevel") return set_level(id, params, reply);
+  reply(rpc::make_error(id, rpc::kMethodNotFound, "Method not found: " + method));
 }
 
 void Server::handle_notification(const std::string& method, const json::Value& params) {
@@ -161,12 +134,25 @@ void Server::handle_notification(const std::string& method, const json::Value& p
   signal->cancel();
 }
 
-void Server::initialize(const json::Value& id, const json::Value& params) {
+void Server::initialize(const json::Value& id, const json::Value& params, const rpc::Channel& reply) {
   std::string version(kProtocolVersions[0]);
   if (params.is_object()) {
     const json::Value* caps = json::find(params.get_object(), "capabilities");
     const json::Value* elicitation = caps && caps->is_object() ? json::find(caps->get_object(), "elicitation") : nullptr;
     client_elicitation_ = elicitation && elicitation->is_object();
+    if (client_elicitation_) {
+      std::weak_ptr<bool> alive = alive_;
+      client_->elicit = [this, alive](std::string message, json::Object schema,
+                                      std::function<void(Result<json::Object>)> answer) {
+        if (alive.expired()) return answer(Error{ErrorCode::kCancelled, 0, "the MCP connection is closed"});
+        json::Object request{{"message", std::move(message)}, {"requestedSchema", std::move(schema)}};
+        peer_.request(send_, "elicitation/create", std::move(request), [answer = std::move(answer)](Result<json::Value> result) {
+          if (!result.ok()) return answer(result.error());
+          if (!result->is_object()) return answer(Error::rejected("elicitation/create: the client's result is not an object"));
+          answer(result->get_object());
+        });
+      };
+    }
     const json::Value* experimental = caps && caps->is_object() ? json::find(caps->get_object(), "experimental") : nullptr;
     const json::Value* structured = experimental && experimental->is_object()
                                         ? json::find(experimental->get_object(), kStructuredContentCapability)
@@ -191,20 +177,20 @@ void Server::initialize(const json::Value& id, const json::Value& params) {
   result["instructions"] =
       "Run shell commands with exec (foreground, or background with yieldMs/background) and follow up on "
       "background sessions with process (list/poll/log/write/send-keys/submit/paste/kill/clear/remove).";
-  send_(rpc::make_result(id, std::move(result)));
+  reply(rpc::make_result(id, std::move(result)));
 }
 
-void Server::set_level(const json::Value& id, const json::Value& params) {
+void Server::set_level(const json::Value& id, const json::Value& params, const rpc::Channel& reply) {
   const json::Value* level = params.is_object() ? json::find(params.get_object(), "level") : nullptr;
   int index = level && level->is_string() ? level_index(level->get_string()) : -1;
   if (index < 0) {
-    send_(rpc::make_error(id, rpc::kInvalidParams,
+    reply(rpc::make_error(id, rpc::kInvalidParams,
                           "Invalid params: level must be one of debug, info, notice, warning, error, critical, "
                           "alert, emergency"));
     return;
   }
   min_level_ = index;
-  send_(rpc::make_result(id, json::Object()));
+  reply(rpc::make_result(id, json::Object()));
 }
 
 namespace {
@@ -212,7 +198,7 @@ namespace {
 // `_meta["openclaw/channelContext"] = {"sender": {"id": "..."}, "chat": {"id": "..."}}`: the
 // chat identity a gateway or bridge forwards with a call (docs/tools.md "Channel context").
 // Anything else in that place is ignored, as are non-string ids.
-void read_channel_context(const json::Object& params, exec::CallContext& ctx) {
+void read_channel_context(const json::Object& params, exec::CallOptions& ctx) {
   const json::Value* meta = json::find(params, "_meta");
   if (!meta || !meta->is_object()) return;
   const json::Value* channel = json::find(meta->get_object(), kChannelContextMetaKey);
@@ -229,104 +215,43 @@ void read_channel_context(const json::Object& params, exec::CallContext& ctx) {
 
 }  // namespace
 
-void Server::call_tool(const json::Value& id, const json::Value& params) {
+void Server::call_tool(const json::Value& id, const json::Value& params, const rpc::Channel& reply) {
   const json::Value* name = params.is_object() ? json::find(params.get_object(), "name") : nullptr;
   if (!name || !name->is_string()) {
-    send_(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: tools/call needs a string \"name\""));
+    reply(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: tools/call needs a string \"name\""));
     return;
   }
-  const exec::ToolSpec* spec = find_tool(name->get_string(), apply_patch_available());
+  const tools::ToolSpec* spec = tools::find_offered_tool(service_.config(), model(), name->get_string());
   if (!spec) {
-    send_(rpc::make_error(id, rpc::kInvalidParams, "Unknown tool: " + std::string(name->get_string())));
+    reply(rpc::make_error(id, rpc::kInvalidParams, "Unknown tool: " + std::string(name->get_string())));
     return;
   }
   const json::Value* raw_args = json::find(params.get_object(), "arguments");
-  Result<json::Object> args = exec::validate_arguments(*spec, raw_args ? *raw_args : json::Value(nullptr));
+  Result<json::Object> args = tools::validate_arguments(*spec, raw_args ? *raw_args : json::Value(nullptr));
   if (!args.ok()) {
-    send_(rpc::make_result(id, call_result(exec::ToolResult::thrown(args.error().message), details_placement())));
+    reply(rpc::make_result(id, call_result(tools::ToolResult::thrown(args.error().message), details_placement())));
     return;
   }
   std::string key = json::serialize(id);
   auto cancel = std::make_shared<exec::CancelSignal>();
   in_flight_[key] = cancel;
-  exec::CallContext ctx{options_.scope_key, cancel};
-  ctx.pending_approvals = options_.pending_approvals;
-  read_channel_context(params.get_object(), ctx);
-  if (client_elicitation_) {
-    std::weak_ptr<bool> alive = alive_;
-    ctx.elicit = [this, alive](std::string message, json::Object schema, std::function<void(Result<json::Object>)> answer) {
-      if (alive.expired()) return answer(Error{ErrorCode::kCancelled, 0, "the MCP connection is closed"});
-      json::Object request_params{{"message", std::move(message)}, {"requestedSchema", std::move(schema)}};
-      request("elicitation/create", std::move(request_params), [answer = std::move(answer)](Result<json::Value> result) {
-        if (!result.ok()) return answer(result.error());
-        if (!result->is_object()) return answer(Error::rejected("elicitation/create: the client's result is not an object"));
-        answer(result->get_object());
-      });
-    };
-  }
-  exec::ToolDone done = [this, id, key, cancel](exec::ToolResult result) {
+  exec::CallOptions call{cancel, {}, {}};
+  read_channel_context(params.get_object(), call);
+  tools::ToolDone done = [this, alive = std::weak_ptr<bool>(alive_), id, key, cancel, reply](tools::ToolResult result) {
+    if (alive.expired()) return;  // the connection is gone: nobody reads the answer
     auto it = in_flight_.find(key);
     if (it != in_flight_.end() && it->second == cancel) in_flight_.erase(it);
     if (cancel->cancelled()) return;
-    send_(rpc::make_result(id, call_result(result, details_placement())));
+    reply(rpc::make_result(id, call_result(result, details_placement())));
   };
-  if (spec == &exec::apply_patch_tool_spec()) {
-    apply_patch(*args, std::move(done));
-  } else if (spec == &exec::exec_tool_spec()) {
-    service_.exec(*args, std::move(ctx), std::move(done));
-  } else {
-    service_.process(*args, std::move(ctx), std::move(done));
-  }
+  tools::call_tool(service_, *spec, *args, client_, std::move(call), std::move(done));
 }
+
+std::string Server::model() const { return client_model_.empty() ? options_.model_id : client_model_; }
 
 DetailsPlacement Server::details_placement() const {
   return client_structured_content_ || options_.structured_content ? DetailsPlacement::kStructuredContent
                                                                     : DetailsPlacement::kMeta;
-}
-
-bool Server::apply_patch_available() const {
-  const config::ApplyPatchSettings& settings = service_.config().exec.apply_patch;
-  if (!settings.enabled) return false;
-  if (!settings.allow_models || settings.allow_models->empty()) return true;
-  // Like the reference, an allow-list with no known model id leaves the tool unavailable.
-  std::string model = lower_trimmed(client_model_.empty() ? options_.model_id : client_model_);
-  if (model.empty()) return false;
-  return std::any_of(settings.allow_models->begin(), settings.allow_models->end(),
-                     [&](const std::string& entry) { return lower_trimmed(entry) == model; });
-}
-
-// The patch runs on the service's background thread (it reads and fsyncs files); its result
-// comes back to the io thread, and is dropped if this connection is gone by then.
-void Server::apply_patch(const json::Object& args, exec::ToolDone done) {
-  std::string input = string_member(args, "input");
-  if (input.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return done(exec::ToolResult::thrown("Provide a patch input."));
-  }
-  const exec::ServiceConfig& config = service_.config();
-  patch::PatchOptions options = apply_patch_options(
-      config, config.default_cwd.empty() ? sys::current_directory().value_or(std::string("/")) : config.default_cwd);
-  std::weak_ptr<bool> alive = alive_;
-  boost::asio::io_context& io = service_.io();
-  service_.post_background([input = std::move(input), options, alive, &io, done = std::move(done)]() mutable {
-    exec::ToolResult result = patch_result(patch::apply_patch_to_workspace(input, options));
-    boost::asio::post(io, [alive, done = std::move(done), result = std::move(result)]() mutable {
-      if (!alive.expired()) done(std::move(result));
-    });
-  });
-}
-
-Server::~Server() {
-  *alive_ = false;
-  auto pending = std::move(outgoing_);
-  for (auto& [id, done] : pending) {
-    done(Error{ErrorCode::kCancelled, 0, "the MCP connection closed before the client answered"});
-  }
-}
-
-void Server::request(const std::string& method, json::Object params, std::function<void(Result<json::Value>)> done) {
-  json::Value id(boost::json::string("clawexec-" + std::to_string(next_request_id_++)));
-  outgoing_[json::serialize(id)] = std::move(done);
-  send_(rpc::make_request(id, method, std::move(params)));
 }
 
 void Server::send_exec_event(const std::string& session_id, const std::string& text) {

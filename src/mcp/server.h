@@ -1,8 +1,11 @@
 #pragma once
 // The MCP server: JSON-RPC methods initialize, ping, tools/list, tools/call, logging/setLevel
-// and the notifications initialized and cancelled, over any line transport (stdio today).
-// Tool calls run concurrently: each is answered when its tool completes, so a poll waiting
-// 30 s does not hold up an exec. Background completions go out as notifications/message.
+// and the notifications initialized and cancelled, for one client over any line transport
+// (stdio today). Message framing and the matching of our requests (elicitation) to their
+// responses are rpc::Peer's; the tools are src/tools/'s; this class is the MCP protocol and the
+// client's state (its exec::ClientSession). Tool calls run concurrently: each is answered when
+// its tool completes, so a poll waiting 30 s does not hold up an exec. Background completions go
+// out as notifications/message.
 
 #include <functional>
 #include <map>
@@ -12,6 +15,8 @@
 
 #include "exec/service.h"
 #include "json/json.h"
+#include "rpc/peer.h"
+#include "tools/tool_result.h"
 
 namespace clawexec::mcp {
 
@@ -40,6 +45,8 @@ struct ServerOptions {
   /// Every client gets `structuredContent` = details, whether or not it declared
   /// kStructuredContentCapability (clawexec.mcp.structuredContent, CLAWEXEC_MCP_STRUCTURED_CONTENT).
   bool structured_content = false;
+  /// The client's exec defaults (serve --host/--node/--security/--ask).
+  exec::ExecDefaults exec_defaults;
 };
 
 /// Where a tool result carries its details: `structuredContent` (which clients show the model
@@ -50,9 +57,13 @@ class Server {
  public:
   using Send = std::function<void(std::string line)>;
 
+  /// `send` carries every line of a transport with one output stream (stdio).
   Server(exec::ExecService& service, Send send, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
 
-  /// Handles one line of input (a JSON-RPC message).
+  /// Handles one line of input (a JSON-RPC message), answering on the server's output.
   void handle_line(std::string_view line);
   /// A line longer than the transport's limit was skipped.
   void handle_oversized(size_t bytes);
@@ -60,35 +71,32 @@ class Server {
   /// params._meta.sessionId names the session unambiguously (the text has only 8 characters).
   void send_exec_event(const std::string& session_id, const std::string& text);
 
-  /// Sends a request to the client; `done` gets its result, or an error naming the method and
-  /// the client's error message. Pending requests fail when the server is destroyed.
-  void request(const std::string& method, json::Object params, std::function<void(Result<json::Value>)> done);
   /// The client declared the `elicitation` capability in initialize.
   bool client_supports_elicitation() const { return client_elicitation_; }
-  ~Server();
-
+  /// This client's state in the exec service (its `/exec` defaults, its sessions' scope).
+  exec::ClientSession& client() { return *client_; }
 
  private:
-  void handle_request(const json::Value& id, const std::string& method, const json::Value& params);
+  void handle_request(const json::Value& id, const std::string& method, const json::Value& params,
+                      const rpc::Channel& reply);
   void handle_notification(const std::string& method, const json::Value& params);
-  void initialize(const json::Value& id, const json::Value& params);
-  void call_tool(const json::Value& id, const json::Value& params);
-  void set_level(const json::Value& id, const json::Value& params);
-  /// tools.exec.applyPatch: enabled, and allowModels (when set) names the known model.
-  bool apply_patch_available() const;
+  void initialize(const json::Value& id, const json::Value& params, const rpc::Channel& reply);
+  void call_tool(const json::Value& id, const json::Value& params, const rpc::Channel& reply);
+  void set_level(const json::Value& id, const json::Value& params, const rpc::Channel& reply);
+  /// The model the client works for (initialize), else the server's.
+  std::string model() const;
   DetailsPlacement details_placement() const;
-  void apply_patch(const json::Object& args, exec::ToolDone done);
 
   exec::ExecService& service_;
-  Send send_;
+  rpc::Channel send_;
   ServerOptions options_;
+  rpc::Peer peer_;
+  std::shared_ptr<exec::ClientSession> client_;
   int min_level_ = 0;  // index into the syslog-style levels; 0 = debug (everything)
   std::map<std::string, std::shared_ptr<exec::CancelSignal>> in_flight_;  // by serialized id
   bool client_elicitation_ = false;
   bool client_structured_content_ = false;  // declared kStructuredContentCapability
   std::string client_model_;  // from initialize, if the client named its model
-  uint64_t next_request_id_ = 1;
-  std::map<std::string, std::function<void(Result<json::Value>)>> outgoing_;  // by serialized id
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

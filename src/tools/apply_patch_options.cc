@@ -3,7 +3,7 @@
 // file, its own executable and the shim (where it is and every place it would be looked for
 // next to the executable), plus the shell and git locations its environment points at.
 
-#include "mcp/apply_patch_options.h"
+#include "tools/apply_patch_options.h"
 
 #include <algorithm>
 
@@ -11,7 +11,7 @@
 #include "proc/spawn.h"
 #include "sys/sys.h"
 
-namespace clawexec::mcp {
+namespace clawexec::tools {
 namespace {
 
 std::optional<std::string> absolute_var(const env::EnvList& env, std::string_view name) {
@@ -57,4 +57,4 @@ patch::PatchOptions apply_patch_options(const exec::ServiceConfig& config, std::
   return options;
 }
 
-}  // namespace clawexec::mcp
+}  // namespace clawexec::tools

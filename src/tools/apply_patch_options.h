@@ -8,9 +8,9 @@
 #include "exec/service.h"
 #include "patch/file_ops.h"
 
-namespace clawexec::mcp {
+namespace clawexec::tools {
 
 /// Options for a patch whose relative paths start at `cwd` (absolute). Reads /proc/self/exe.
 patch::PatchOptions apply_patch_options(const exec::ServiceConfig& config, std::string cwd);
 
-}  // namespace clawexec::mcp
+}  // namespace clawexec::tools

@@ -1,10 +1,11 @@
 // ExecCall: see exec_call.h.
 
-#include "exec/exec_call.h"
+#include "tools/exec_call.h"
 
 #include "exec/outcome.h"
 
-namespace clawexec::exec {
+
+namespace clawexec::tools {
 namespace {
 
 json::Object running_details(const session::Session& s) {
@@ -15,30 +16,30 @@ json::Object running_details(const session::Session& s) {
   d["startedAt"] = s.started_at;
   d["cwd"] = s.cwd;
   d["tail"] = s.output.tail();
-  d["followUp"] = kBackgroundFollowUp;
+  d["followUp"] = exec::kBackgroundFollowUp;
   return d;
 }
 
 }  // namespace
 
-ExecCall::ExecCall(ExecService& service, std::shared_ptr<Run> run, int64_t yield_ms, std::vector<std::string> warnings,
-                   CallContext ctx, ToolDone done)
+ExecCall::ExecCall(exec::ExecService& service, exec::StartedRun started, std::shared_ptr<exec::CancelSignal> cancel,
+                   ExecCallDone done)
     : service_(service),
-      run_(std::move(run)),
-      yield_ms_(yield_ms),
-      warnings_(std::move(warnings)),
-      ctx_(std::move(ctx)),
+      run_(std::move(started.run)),
+      yield_ms_(started.yield_ms),
+      warnings_(std::move(started.warnings)),
+      cancel_(std::move(cancel)),
       done_(std::move(done)),
       yield_timer_(service.io()) {}
 
 void ExecCall::begin() {
   auto self = shared_from_this();
   run_->on_started([self](Result<pid_t> pid) { self->started(std::move(pid)); });
-  run_->on_exited([self](const ExecOutcome& outcome) { self->exited(outcome); });
+  run_->on_exited([self](const exec::ExecOutcome& outcome) { self->exited(outcome); });
   // Weak: the signal outlives this call in its owner, and must not keep the call alive.
   std::weak_ptr<ExecCall> weak = self;
-  if (ctx_.cancel) {
-    ctx_.cancel->on_cancel([weak] {
+  if (cancel_) {
+    cancel_->on_cancel([weak] {
       if (auto call = weak.lock()) call->cancelled();
     });
   }
@@ -59,16 +60,16 @@ void ExecCall::background() {
   if (responded_ || run_->exited()) return;
   session::Session& s = *run_->session();
   service_.registry().mark_backgrounded(s);
-  std::string text = warning_block(warnings_) + "Command still running (session " + s.id + ", pid " +
-                     (s.pid > 0 ? std::to_string(s.pid) : std::string("n/a")) + "). " + std::string(kBackgroundFollowUp);
+  std::string text = exec::warning_block(warnings_) + "Command still running (session " + s.id + ", pid " +
+                     (s.pid > 0 ? std::to_string(s.pid) : std::string("n/a")) + "). " + std::string(exec::kBackgroundFollowUp);
   respond(ToolResult{std::move(text), running_details(s), false});
 }
 
-void ExecCall::exited(const ExecOutcome& outcome) {
+void ExecCall::exited(const exec::ExecOutcome& outcome) {
   if (responded_) return;
   const session::Session& s = *run_->session();
-  std::string text = foreground_text(outcome, s.output.retention_capped(), warning_block(warnings_));
-  respond(ToolResult{std::move(text), foreground_details(outcome, s.cwd), !outcome.completed});
+  std::string text = exec::foreground_text(outcome, s.output.retention_capped(), exec::warning_block(warnings_));
+  respond(ToolResult{std::move(text), exec::foreground_details(outcome, s.cwd), !outcome.completed}, outcome);
 }
 
 void ExecCall::cancelled() {
@@ -78,13 +79,13 @@ void ExecCall::cancelled() {
   respond(ToolResult::thrown("Tool execution was aborted"));
 }
 
-void ExecCall::respond(ToolResult result) {
+void ExecCall::respond(ToolResult result, std::optional<exec::ExecOutcome> outcome) {
   if (responded_) return;
   responded_ = true;
   yield_timer_.cancel();
-  ctx_.cancel.reset();
-  ToolDone done = std::move(done_);
-  done(std::move(result));
+  cancel_.reset();
+  ExecCallDone done = std::move(done_);
+  done(ExecCallResult{std::move(result), std::move(outcome)});
 }
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

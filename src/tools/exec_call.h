@@ -1,41 +1,53 @@
 #pragma once
-// One exec call in flight (internal to the exec module): waits for the command to start, then
-// races its exit against the yield timer and the caller's cancellation, and delivers exactly one
-// result — the foreground result, or "running" once the command was moved to the background.
+// One exec tool call with a started run: races the command's exit against the yield timer and
+// the caller's cancellation, and delivers exactly one result: the foreground result (with the
+// run's outcome), or "running" once the command was moved to the background.
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "exec/exec_start.h"
 #include "exec/run.h"
 #include "exec/service.h"
+#include "tools/tool_result.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
+
+/// An exec call's end: the tool result, and the outcome when the command ran to its end in the
+/// foreground (the CLI takes its exit status from it).
+struct ExecCallResult {
+  ToolResult result;
+  std::optional<exec::ExecOutcome> outcome;
+};
+using ExecCallDone = std::function<void(ExecCallResult)>;
 
 class ExecCall : public std::enable_shared_from_this<ExecCall> {
  public:
-  /// `yield_ms`: 0 = background at once, -1 = never (stay in the foreground).
-  ExecCall(ExecService& service, std::shared_ptr<Run> run, int64_t yield_ms, std::vector<std::string> warnings,
-           CallContext ctx, ToolDone done);
+  ExecCall(exec::ExecService& service, exec::StartedRun started, std::shared_ptr<exec::CancelSignal> cancel,
+           ExecCallDone done);
 
   void begin();
 
  private:
   void started(Result<pid_t> pid);
   void background();
-  void exited(const ExecOutcome& outcome);
+  void exited(const exec::ExecOutcome& outcome);
   void cancelled();
-  void respond(ToolResult result);
+  void respond(ToolResult result, std::optional<exec::ExecOutcome> outcome = std::nullopt);
 
-  ExecService& service_;
-  std::shared_ptr<Run> run_;
+  exec::ExecService& service_;
+  std::shared_ptr<exec::Run> run_;
   int64_t yield_ms_;
   std::vector<std::string> warnings_;
-  CallContext ctx_;
-  ToolDone done_;
+  std::shared_ptr<exec::CancelSignal> cancel_;
+  ExecCallDone done_;
   boost::asio::steady_timer yield_timer_;
   bool responded_ = false;
 };
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the exec module: one `process` tool call (see process_tool.cc for the
+// Internal to the tools module: one `process` tool call (see process_tool.cc for the
 // inspection actions and process_input.cc for the ones that act on a session), and the result
 // helpers both files share.
 
@@ -7,9 +7,10 @@
 #include <string>
 
 #include "exec/service.h"
+#include "tools/tool_result.h"
 #include "session/session.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 
 /// What `process` reports about a running session's input side.
 struct RunningState {
@@ -29,13 +30,18 @@ json::Object running_result_details(const session::Session& s);
 
 class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
  public:
-  ProcessAction(ExecService& service, json::Object args, CallContext ctx, ToolDone done)
-      : service_(service), args_(std::move(args)), ctx_(std::move(ctx)), done_(std::move(done)) {}
+  ProcessAction(exec::ExecService& service, json::Object args, std::string scope_key,
+                std::shared_ptr<exec::CancelSignal> cancel, ToolDone done)
+      : service_(service),
+        args_(std::move(args)),
+        scope_key_(std::move(scope_key)),
+        cancel_(std::move(cancel)),
+        done_(std::move(done)) {}
 
   void run();
 
  private:
-  bool in_scope(const std::shared_ptr<session::Session>& s) const { return s && s->scope_key == ctx_.scope_key; }
+  bool in_scope(const std::shared_ptr<session::Session>& s) const { return s && s->scope_key == scope_key_; }
   RunningState describe(const session::Session& s) const;
   std::string input_wait_hint(const RunningState& r) const {
     return r.waiting_for_input ? session::input_wait_hint(r.idle_ms) : "";
@@ -57,19 +63,20 @@ class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
   void remove();
   void respond(ToolResult r) {
     if (!done_) return;
-    ctx_.cancel.reset();
+    cancel_.reset();
     ToolDone done = std::move(done_);
     done_ = nullptr;
     done(std::move(r));
   }
 
-  ExecService& service_;
+  exec::ExecService& service_;
   json::Object args_;
-  CallContext ctx_;
+  std::string scope_key_;
+  std::shared_ptr<exec::CancelSignal> cancel_;  // may be null
   ToolDone done_;
   std::string id_;
   std::shared_ptr<session::Session> running_;
   std::shared_ptr<session::Session> finished_;
 };
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

@@ -4,11 +4,11 @@
 
 #include "base/strings.h"
 #include "base/utf.h"
-#include "exec/process_action.h"
-#include "exec/tool_args.h"
+#include "tools/process_action.h"
+#include "tools/tool_args.h"
 #include "term/key_encoding.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 
 std::shared_ptr<session::Session> ProcessAction::writable_session() {
   if (!running_ || running_->exited) {
@@ -133,4 +133,4 @@ void ProcessAction::remove() {
   respond(fail("No session found for " + id_));
 }
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

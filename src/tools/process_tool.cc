@@ -9,14 +9,15 @@
 #include "base/strings.h"
 #include "base/time.h"
 #include "base/utf.h"
-#include "exec/process_action.h"
+#include "tools/process_action.h"
 #include "exec/service.h"
-#include "exec/tool_args.h"
-#include "exec/tool_schema.h"
+#include "tools/tool_args.h"
+#include "tools/exec_tool.h"
+#include "tools/tool_schema.h"
 #include "session/log_slice.h"
 #include "session/names.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 namespace asio = boost::asio;
 namespace {
 
@@ -134,7 +135,7 @@ void ProcessAction::list() {
   std::vector<std::string> lines;
   int64_t now = epoch_ms();
   for (const std::shared_ptr<session::Session>& s : service_.registry().list()) {
-    if (s->scope_key != ctx_.scope_key) continue;
+    if (s->scope_key != scope_key_) continue;
     json::Object e;
     bool finished = s->exited && s->exit;
     e["sessionId"] = s->id;
@@ -199,7 +200,7 @@ void ProcessAction::poll() {
   if (!running_->backgrounded) return respond(fail("Session " + id_ + " is not backgrounded."));
   int64_t wait_ms = poll_wait_ms(args_);
   session::Session& s = *running_;
-  auto run = std::dynamic_pointer_cast<Run>(s.control);
+  auto run = std::dynamic_pointer_cast<exec::Run>(s.control);
   if (wait_ms > 0 && !s.exited && run && !s.output.has_pending() && !s.output.pending_output_dropped()) {
     // Long wait: return early on new output or exit (or when the caller cancels).
     auto timer = std::make_shared<asio::steady_timer>(service_.io(), std::chrono::milliseconds(wait_ms));
@@ -218,9 +219,9 @@ void ProcessAction::poll() {
     timer->async_wait([wake](const boost::system::error_code& ec) {
       if (!ec) wake();
     });
-    if (self->ctx_.cancel) {
+    if (self->cancel_) {
       std::weak_ptr<ProcessAction> weak = self;
-      self->ctx_.cancel->on_cancel([weak, timer, finished] {
+      self->cancel_->on_cancel([weak, timer, finished] {
         auto action = weak.lock();
         if (!action || *finished) return;
         *finished = true;
@@ -287,9 +288,10 @@ void ProcessAction::log() {
   respond(ok(std::move(text), std::move(d)));
 }
 
-void ExecService::process(const json::Object& args, CallContext ctx, ToolDone done) {
-  auto action = std::make_shared<ProcessAction>(*this, args, std::move(ctx), std::move(done));
+void run_process_tool(exec::ExecService& service, const exec::ClientSession& client, const json::Object& args,
+                      std::shared_ptr<exec::CancelSignal> cancel, ToolDone done) {
+  auto action = std::make_shared<ProcessAction>(service, args, client.scope_key, std::move(cancel), std::move(done));
   action->run();
 }
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

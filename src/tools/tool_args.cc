@@ -1,6 +1,6 @@
-#include "exec/tool_args.h"
+#include "tools/tool_args.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 
 std::optional<std::string> string_arg(const json::Object& args, std::string_view key) {
   const json::Value* v = json::find(args, key);
@@ -29,4 +29,4 @@ std::vector<std::string> strings_arg(const json::Object& args, std::string_view 
   return out;
 }
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

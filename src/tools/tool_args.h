@@ -9,7 +9,7 @@
 
 #include "json/json.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 
 std::optional<std::string> string_arg(const json::Object& args, std::string_view key);
 std::optional<double> number_arg(const json::Object& args, std::string_view key);
@@ -17,4 +17,4 @@ std::optional<bool> bool_arg(const json::Object& args, std::string_view key);
 /// The string items of an array argument (others skipped); empty when absent.
 std::vector<std::string> strings_arg(const json::Object& args, std::string_view key);
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

@@ -1,7 +1,7 @@
 // Tool schemas (texts from the reference's exec/process tool definitions) and the
 // coerce-then-validate step of the reference agent loop. See tool_schema.h.
 
-#include "exec/tool_schema.h"
+#include "tools/tool_schema.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 #include "base/strings.h"
 #include "exec/target.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 namespace {
 
 constexpr std::string_view kExecDescription =
@@ -199,7 +199,7 @@ const ToolSpec& exec_tool_spec() {
           {"pty", FieldType::kBoolean, "Use PTY for TTY-required CLIs and coding agents."},
           {"elevated", FieldType::kBoolean, "Run on host with elevated permissions if allowed."},
           {"host", FieldType::kStringEnum, "Omit/auto: inherit configured host.", Required::kNo,
-           {"auto", "sandbox", "gateway", "node"}, std::nullopt, &invalid_host_text},
+           {"auto", "sandbox", "gateway", "node"}, std::nullopt, &exec::invalid_host_text},
           {"security", FieldType::kString,
            "Ignored per call; tools.exec.security and host approvals decide."},
           {"ask", FieldType::kString,
@@ -306,4 +306,4 @@ Result<json::Object> validate_arguments(const ToolSpec& spec, const json::Value&
   return Error::invalid(std::move(message));
 }
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

@@ -19,7 +19,7 @@
 #include "base/result.h"
 #include "json/json.h"
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 
 enum class FieldType { kString, kNumber, kBoolean, kStringEnum, kStringArray, kStringRecord };
 enum class Required { kNo, kYes };
@@ -62,4 +62,4 @@ inline constexpr std::string_view kInvalidProcessActionText =
 /// the first such field wins), else the agent loop's `Validation failed ...` listing.
 Result<json::Object> validate_arguments(const ToolSpec& spec, const json::Value& arguments);
 
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

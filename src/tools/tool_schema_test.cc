@@ -1,8 +1,8 @@
-#include "exec/tool_schema.h"
+#include "tools/tool_schema.h"
 
 #include <gtest/gtest.h>
 
-namespace clawexec::exec {
+namespace clawexec::tools {
 namespace {
 
 json::Object coerce_exec(std::string_view args) {
@@ -108,4 +108,4 @@ TEST(InputSchema, AdvertisesEveryParameterWithItsDescription) {
 }
 
 }  // namespace
-}  // namespace clawexec::exec
+}  // namespace clawexec::tools

@@ -1,0 +1,31 @@
+#pragma once
+// Which tools a client gets, and calling one by name: the one place a front end (the MCP
+// server today, the gateway tomorrow) asks what to list and where a call goes. A front end
+// validates the arguments (tools/tool_schema.h) and formats results; it knows nothing of the
+// exec pipeline or the patch engine behind them.
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "exec/service.h"
+#include "tools/tool_result.h"
+#include "tools/tool_schema.h"
+
+namespace clawexec::tools {
+
+/// tools.exec.applyPatch: enabled, and allowModels (when set) names `model` (case-insensitive).
+/// Like the reference, an allow-list with no known model leaves the tool unavailable.
+bool apply_patch_available(const config::ApplyPatchSettings& settings, std::string_view model);
+
+/// The tools a client working for `model` (may be empty) is offered, in listing order.
+std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, std::string_view model);
+
+/// The offered tool called `name`, or null.
+const ToolSpec* find_offered_tool(const exec::ServiceConfig& config, std::string_view model, std::string_view name);
+
+/// Runs `spec`'s tool with `args` (already checked by validate_arguments) for `client`.
+void call_tool(exec::ExecService& service, const ToolSpec& spec, const json::Object& args,
+               std::shared_ptr<exec::ClientSession> client, exec::CallOptions options, ToolDone done);
+
+}  // namespace clawexec::tools
