@@ -195,12 +195,12 @@ void warn_unapplied(const json::object& tools, const std::string& path, Diagnost
   auto present = [](const json::value* v) { return v != nullptr && !v->is_null(); };
   if (present(tools.if_contains("byProvider")))
     diagnostics.warnings.push_back(child_path(path, "byProvider") +
-                                   ": per-provider tool policy is not applied by clawexec; use " + path +
-                                   ".allow / " + path + ".deny");
+                                   ": per-provider tool policy is not applied by clawexec; use " + path + ".allow / " +
+                                   path + ".deny");
   if (present(tools.if_contains("toolsBySender")))
     diagnostics.warnings.push_back(child_path(path, "toolsBySender") +
-                                   ": per-sender tool policy is not applied by clawexec; use " + path +
-                                   ".allow / " + path + ".deny");
+                                   ": per-sender tool policy is not applied by clawexec; use " + path + ".allow / " +
+                                   path + ".deny");
   const json::value* sandbox = tools.if_contains("sandbox");
   if (sandbox != nullptr && sandbox->is_object() && present(sandbox->get_object().if_contains("tools")))
     diagnostics.warnings.push_back(path + ".sandbox.tools: sandbox tool policy is not applied by clawexec; use " +
@@ -272,7 +272,8 @@ std::optional<ToolPolicy::Layer> profile_layer(const Scope& global, const Scope*
   if (owner == nullptr) return std::nullopt;
   const Profile* profile = find_profile(*owner->profile);
   std::vector<std::string> allow(profile->allow.begin(), profile->allow.end());
-  const std::optional<std::vector<std::string>>& also = agent && agent->also_allow ? agent->also_allow : global.also_allow;
+  const std::optional<std::vector<std::string>>& also =
+      agent && agent->also_allow ? agent->also_allow : global.also_allow;
   if (also) allow.insert(allow.end(), also->begin(), also->end());
   ToolPolicy::Layer layer;
   layer.allow_key = child_path(owner->path, "profile") + " \"" + *owner->profile + "\"";
@@ -299,8 +300,9 @@ void warn_implicit_grants(const Scope& global, const Scope* agent, std::string_v
   if (uncovered.empty()) return;
   std::string message = "tools policy: profile \"" + *owner->profile + "\"";
   if (!agent_id.empty()) message += " (agent \"" + std::string(agent_id) + "\")";
-  message += " has configured tool sections (tools.exec) that no longer implicitly widen the profile. Add alsoAllow: [" +
-             join(uncovered, ", ") + "] explicitly if these tools should be available. See #47487.";
+  message +=
+      " has configured tool sections (tools.exec) that no longer implicitly widen the profile. Add alsoAllow: [" +
+      join(uncovered, ", ") + "] explicitly if these tools should be available. See #47487.";
   diagnostics.warnings.push_back(std::move(message));
 }
 
@@ -351,8 +353,7 @@ Result<ToolPolicy> read_tool_policy(const json::object& document, std::string_vi
         diagnostics.errors.push_back(entry_path + ": expected an object, got " + describe_value(entry.value()));
         continue;
       }
-      const json::object* tools =
-          child_object(entry.value().get_object(), "tools", entry_path + ".tools", diagnostics);
+      const json::object* tools = child_object(entry.value().get_object(), "tools", entry_path + ".tools", diagnostics);
       // The first entry whose normalised key matches is the agent's (resolveAgentEntry), even
       // when it has no tools section (then only the global scope applies).
       const bool serving = !wanted.empty() && !agent_found && normalize_agent_id(entry.key()) == wanted;

@@ -49,8 +49,9 @@ class ToolPolicy {
   explicit ToolPolicy(std::vector<Layer> layers, std::vector<std::string> warnings = {});
 
   /// Whether the agent gets `tool` (any spelling: case, surrounding space and the `bash`
-  /// alias do not matter). Meant for "exec", "process" and "apply_patch"; other names are
-  /// answered by the same rules.
+  /// alias do not matter). Meant for "exec", "process" and "apply_patch": only the groups
+  /// that hold one of them (`group:runtime`, `group:fs`) are expanded, so the answer for
+  /// another OpenClaw tool named through some other group would be wrong.
   bool allows(std::string_view tool) const { return !denied_by(tool).has_value(); }
 
   /// The config key that removes `tool`, for refusal messages: "tools.deny",
