@@ -85,6 +85,12 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.exec = std::move(loaded.exec);
   setup.service.elevated = elevated_settings(loaded.document, agent_id);
   setup.mcp = TRY(config::read_mcp_settings(loaded.document, sources.env, setup.config_path));
+  if (loaded.document.is_object()) {
+    Result<config::ToolPolicy> tools = config::read_tool_policy(loaded.document.get_object(), agent_id);
+    if (!tools.ok()) return Error::invalid(setup.config_path + ": " + tools.error().message);
+    setup.service.tools = std::move(tools).value();
+    for (const std::string& w : setup.service.tools.warnings()) setup.warnings.push_back(w);
+  }
   setup.service.shim_path = TRY(proc::locate_shim());
   setup.service.inherited_env = process_environment();
   setup.service.state_dir = config::resolve_state_dir(paths);

@@ -19,6 +19,7 @@
 #include "approvals/pending.h"
 #include "approvals/paths.h"
 #include "config/exec_settings.h"
+#include "config/tool_policy.h"
 #include "env/env_list.h"
 #include "exec/cancel_signal.h"
 #include "exec/client_session.h"
@@ -61,6 +62,8 @@ struct ElevatedSettings {
 
 struct ServiceConfig {
   config::ExecSettings exec;
+  /// Which of exec, process and apply_patch clients are offered (tools.profile/allow/deny).
+  config::ToolPolicy tools;
   ElevatedSettings elevated;
   std::string shim_path;
   /// Configured default working directory; empty = the server's current directory at call time.

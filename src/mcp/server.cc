@@ -86,6 +86,7 @@ Server::Server(exec::ExecService& service, Send send, ServerOptions options)
   client_->scope_key = options_.scope_key;
   client_->pending_approvals = options_.pending_approvals;
   client_->defaults = options_.exec_defaults;
+  client_->continuation_available = tools::continuation_available(service_.config());
   std::weak_ptr<bool> alive = alive_;
   client_->notify = [this, alive](const std::string& session_id, const std::string& text) {
     if (!alive.expired()) send_exec_event(session_id, text);
@@ -223,7 +224,7 @@ void Server::call_tool(const json::Value& id, const json::Value& params, const r
   }
   const tools::ToolSpec* spec = tools::find_offered_tool(service_.config(), model(), name->get_string());
   if (!spec) {
-    reply(rpc::make_error(id, rpc::kInvalidParams, "Unknown tool: " + std::string(name->get_string())));
+    reply(rpc::make_error(id, rpc::kInvalidParams, tools::unavailable_text(service_.config(), model(), name->get_string())));
     return;
   }
   const json::Value* raw_args = json::find(params.get_object(), "arguments");

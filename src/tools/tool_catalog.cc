@@ -18,10 +18,31 @@ bool apply_patch_available(const config::ApplyPatchSettings& settings, std::stri
 }
 
 std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, std::string_view model) {
-  std::vector<const ToolSpec*> tools{&exec_tool_spec(), &process_tool_spec()};
-  if (apply_patch_available(config.exec.apply_patch, model)) tools.push_back(&apply_patch_tool_spec());
+  std::vector<const ToolSpec*> tools;
+  for (const ToolSpec* spec : {&exec_tool_spec(), &process_tool_spec(), &apply_patch_tool_spec()}) {
+    if (!config.tools.allows(spec->name)) continue;
+    if (spec == &apply_patch_tool_spec() && !apply_patch_available(config.exec.apply_patch, model)) continue;
+    tools.push_back(spec);
+  }
   return tools;
 }
+
+std::string unavailable_text(const exec::ServiceConfig& config, std::string_view model, std::string_view name) {
+  std::string unknown = "Unknown tool: " + std::string(name);
+  bool ours = false;
+  for (const ToolSpec* spec : {&exec_tool_spec(), &process_tool_spec(), &apply_patch_tool_spec()}) {
+    ours = ours || spec->name == name;
+  }
+  if (!ours) return unknown;
+  if (std::optional<std::string> key = config.tools.denied_by(name)) {
+    return unknown + " (not offered to this agent: the tool policy denies it, " + *key + ")";
+  }
+  if (!config.exec.apply_patch.enabled) return unknown + " (tools.exec.applyPatch.enabled is false)";
+  return unknown + " (tools.exec.applyPatch.allowModels does not name this client's model: " +
+         (model.empty() ? std::string("none was given") : std::string(model)) + ")";
+}
+
+bool continuation_available(const exec::ServiceConfig& config) { return config.tools.allows("process"); }
 
 const ToolSpec* find_offered_tool(const exec::ServiceConfig& config, std::string_view model, std::string_view name) {
   for (const ToolSpec* spec : offered_tools(config, model)) {

@@ -18,11 +18,21 @@ namespace clawexec::tools {
 /// Like the reference, an allow-list with no known model leaves the tool unavailable.
 bool apply_patch_available(const config::ApplyPatchSettings& settings, std::string_view model);
 
-/// The tools a client working for `model` (may be empty) is offered, in listing order.
+/// The tools a client working for `model` (may be empty) is offered, in listing order: those
+/// the tool policy (ServiceConfig::tools) allows, apply_patch only when tools.exec.applyPatch
+/// also allows it.
 std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, std::string_view model);
 
 /// The offered tool called `name`, or null.
 const ToolSpec* find_offered_tool(const exec::ServiceConfig& config, std::string_view model, std::string_view name);
+
+/// The error for a call to `name` when it is not offered: "Unknown tool: <name>", followed for
+/// one of ours by why (the policy key that denies it, or the applyPatch setting).
+std::string unavailable_text(const exec::ServiceConfig& config, std::string_view model, std::string_view name);
+
+/// Whether the client can follow up on background runs (the process tool is offered): if not,
+/// exec runs in the foreground and ignores yieldMs/background (with a warning).
+bool continuation_available(const exec::ServiceConfig& config);
 
 /// Runs `spec`'s tool with `args` (already checked by validate_arguments) for `client`.
 void call_tool(exec::ExecService& service, const ToolSpec& spec, const json::Object& args,
