@@ -164,17 +164,34 @@ EnvList filter_inherited_env(const EnvList& inherited, const HostEnvOptions& opt
   return filter_inherited(inherited, WithheldKeys(options.withheld_keys));
 }
 
-SanitizedHostEnv sanitize_host_exec_env(const EnvList& inherited, const EnvList& overrides,
-                                        const HostEnvOptions& options) {
-  WithheldKeys withheld(options.withheld_keys);
+namespace {
+
+// The accepted overrides and the CLI marker over `base` (the filtered inherited environment).
+SanitizedHostEnv sanitize_over(EnvList base, const EnvList& overrides, const HostEnvOptions& options,
+                               const WithheldKeys& withheld) {
   SanitizedHostEnv result;
-  result.env = filter_inherited(inherited, withheld);
+  result.env = std::move(base);
   OverrideReview verdict = review(overrides, options, withheld);
   for (auto& [key, value] : verdict.accepted) set_var(result.env, key, std::move(value));
   set_var(result.env, kCliMarkerKey, std::string(kCliMarkerValue));
   result.blocked_keys = std::move(verdict.blocked_keys);
   result.invalid_keys = std::move(verdict.invalid_keys);
   return result;
+}
+
+Result<EnvList> rejected_or_env(SanitizedHostEnv sanitized) {
+  if (!sanitized.blocked_keys.empty() || !sanitized.invalid_keys.empty()) {
+    return Error::rejected(security_violation_message(sanitized.blocked_keys, sanitized.invalid_keys));
+  }
+  return std::move(sanitized.env);
+}
+
+}  // namespace
+
+SanitizedHostEnv sanitize_host_exec_env(const EnvList& inherited, const EnvList& overrides,
+                                        const HostEnvOptions& options) {
+  WithheldKeys withheld(options.withheld_keys);
+  return sanitize_over(filter_inherited(inherited, withheld), overrides, options, withheld);
 }
 
 std::string override_rejection_details(const std::vector<std::string>& blocked_keys,
@@ -206,11 +223,18 @@ std::string security_violation_message(const std::vector<std::string>& blocked_k
 
 Result<EnvList> build_host_exec_env(const EnvList& inherited, const EnvList& overrides,
                                     const HostEnvOptions& options) {
-  SanitizedHostEnv sanitized = sanitize_host_exec_env(inherited, overrides, options);
-  if (!sanitized.blocked_keys.empty() || !sanitized.invalid_keys.empty()) {
-    return Error::rejected(security_violation_message(sanitized.blocked_keys, sanitized.invalid_keys));
+  return rejected_or_env(sanitize_host_exec_env(inherited, overrides, options));
+}
+
+Result<EnvList> build_host_exec_env_over_filtered(const EnvList& filtered, const EnvList& overrides,
+                                                  const HostEnvOptions& options) {
+  WithheldKeys withheld(options.withheld_keys);
+  EnvList base;
+  base.reserve(filtered.size() + overrides.size() + 1);
+  for (const auto& [key, value] : filtered) {
+    if (!withheld.contains(key)) base.emplace_back(key, value);
   }
-  return std::move(sanitized.env);
+  return rejected_or_env(sanitize_over(std::move(base), overrides, options, withheld));
 }
 
 EnvList filter_shell_wrapper_overrides(const EnvList& overrides, const HostEnvOptions& options) {

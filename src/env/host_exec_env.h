@@ -75,6 +75,10 @@ std::string security_violation_message(const std::vector<std::string>& blocked_k
 /// any override is rejected.
 Result<EnvList> build_host_exec_env(const EnvList& inherited, const EnvList& overrides,
                                     const HostEnvOptions& options = {});
+/// build_host_exec_env over an environment filter_inherited_env already filtered (a server
+/// filters its own environment once, not on every call). The same result for the same inputs.
+Result<EnvList> build_host_exec_env_over_filtered(const EnvList& filtered, const EnvList& overrides,
+                                                  const HostEnvOptions& options = {});
 
 /// The overrides a node host applies when the command is a shell wrapper (reference:
 /// sanitizeSystemRunEnvOverrides with shellWrapper=true): portable keys only (trimmed), of

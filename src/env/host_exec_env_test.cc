@@ -314,3 +314,40 @@ TEST(ShellWrapperOverrides, WithheldPagerIsDropped) {
 
 }  // namespace
 }  // namespace clawexec::env
+
+namespace clawexec::env {
+namespace {
+
+// A server filters its environment once and builds every call's environment over that: the
+// result must be exactly what filtering on every call gives, rejections included.
+TEST(HostExecEnvOverFiltered, MatchesFilteringOnEveryCall) {
+  EnvList inherited{{"PATH", "/usr/bin"},
+                    {" HOME ", "/h"},
+                    {"LD_PRELOAD", "/x.so"},
+                    {"BASH_ENV", "/evil"},
+                    {"GIT_ALLOW_PROTOCOL", "file:ext:https"},
+                    {"GIT_PROTOCOL_FROM_USER", "1"},
+                    {"SECRET_TOKEN", "s"},
+                    {"LANG", "C.UTF-8"}};
+  std::vector<EnvList> overrides{{},
+                                 {{"LANG", "de_DE.UTF-8"}, {"FOO", "bar"}},
+                                 {{"PATH", "/tmp"}},
+                                 {{"LD_PRELOAD", "/y.so"}},
+                                 {{"bad-key", "x"}}};
+  for (const HostEnvOptions& options : {HostEnvOptions{}, HostEnvOptions{.withheld_keys = {"SECRET_TOKEN", "LANG"}}}) {
+    EnvList filtered = filter_inherited_env(inherited);
+    for (const EnvList& o : overrides) {
+      Result<EnvList> every_call = build_host_exec_env(inherited, o, options);
+      Result<EnvList> once = build_host_exec_env_over_filtered(filtered, o, options);
+      ASSERT_EQ(every_call.ok(), once.ok());
+      if (every_call.ok()) {
+        EXPECT_EQ(every_call.value(), once.value());
+      } else {
+        EXPECT_EQ(every_call.error().message, once.error().message);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace clawexec::env

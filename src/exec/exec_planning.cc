@@ -223,7 +223,9 @@ std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest
   if (auto context = env::channel_context_json(ctx.channel_sender_id, ctx.channel_chat_id)) {
     env::set_var(requested_env, env::kChannelContextKey, std::move(*context));
   }
-  Result<env::EnvList> env = env::build_host_exec_env(config.inherited_env, requested_env);
+  Result<env::EnvList> env = config.filtered_inherited_env
+                                  ? env::build_host_exec_env_over_filtered(*config.filtered_inherited_env, requested_env)
+                                  : env::build_host_exec_env(config.inherited_env, requested_env);
   if (!env.ok()) return Reply::thrown(env.error().message);
   plan.env = std::move(env).value();
   plan.host = host;

@@ -3,6 +3,8 @@
 
 #include "exec/service.h"
 
+#include "env/host_exec_env.h"
+
 #include <boost/asio/post.hpp>
 
 #include "base/time.h"
@@ -11,6 +13,17 @@
 
 namespace clawexec::exec {
 namespace asio = boost::asio;
+
+namespace {
+
+// Every call's environment starts from the server's filtered one: filtered here once.
+void filter_environment_once(ServiceConfig& config) {
+  if (!config.filtered_inherited_env) {
+    config.filtered_inherited_env = std::make_shared<const env::EnvList>(env::filter_inherited_env(config.inherited_env));
+  }
+}
+
+}  // namespace
 
 ExecService::ExecService(asio::io_context& io, ServiceConfig config)
     : io_(io),
@@ -23,7 +36,9 @@ ExecService::ExecService(asio::io_context& io, ServiceConfig config)
           io, spawner_,
           shellenv::ShellEnvironmentSettings{.server_env = config_.inherited_env,
                                              .home = config_.home_dir,
-                                             .state_dir = config_.state_dir})) {}
+                                             .state_dir = config_.state_dir})) {
+  filter_environment_once(config_);
+}
 
 ExecService::~ExecService() {
   analysis_.join();  // an analysis still running posts its answer to io_, which outlives us

@@ -70,6 +70,8 @@ struct ServiceConfig {
   std::string default_cwd;
   /// The server's environment, as inherited.
   env::EnvList inherited_env;
+  /// inherited_env through env::filter_inherited_env, made once by the service (set: reused).
+  std::shared_ptr<const env::EnvList> filtered_inherited_env;
   /// The active OpenClaw state directory and the home directory (absolute), for the guard that
   /// keeps sqlite3 away from live state databases.
   std::string state_dir;
