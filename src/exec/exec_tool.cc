@@ -303,12 +303,13 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
   state->plan = std::move(plan);
   state->ctx = ctx;
   state->done = std::move(done);
-  auto finish = [this, state, approval](std::optional<policy::ApprovalDecision> decision) {
+  auto finish = [this, state, approval](std::optional<policy::ApprovalDecision> decision,
+                                        policy::NoAnswer why = policy::NoAnswer::kTimedOut) {
     if (state->finished) return;
     state->finished = true;
     state->expiry.cancel();
     if (state->ctx.cancel && state->ctx.cancel->cancelled()) return;
-    ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
+    ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_, why);
     if (!outcome.approved) return state->done(denied_tool_result(*approval, outcome.reason));
     state->plan.command = std::move(outcome.command);
     state->plan.rendered = outcome.rendered;
@@ -334,6 +335,10 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
                  state->finished = true;
                  state->expiry.cancel();
                  return;
+               }
+               // A dismissed prompt is no answer, but it did not time out (approval-cancelled).
+               if (answer.ok() && elicitation_cancelled(answer.value())) {
+                 return finish(std::nullopt, policy::NoAnswer::kCancelled);
                }
                finish(answer.ok() ? elicitation_decision(answer.value(), *approval) : std::nullopt);
              });

@@ -116,8 +116,8 @@ ApprovalOutcome GatewayApproval::decide(policy::ApprovalDecision decision, const
   return out;
 }
 
-ApprovalOutcome GatewayApproval::no_answer(const ServiceConfig&) {
-  policy::FallbackOutcome fallback = policy::resolve_ask_fallback(context_->decision, context_->inputs);
+ApprovalOutcome GatewayApproval::no_answer(const ServiceConfig&, policy::NoAnswer why) {
+  policy::FallbackOutcome fallback = policy::resolve_ask_fallback(context_->decision, context_->inputs, why);
   if (!fallback.approved) return {false, "", fallback.reason.empty() ? "approval-timeout" : fallback.reason};
   return bound(fallback.command_to_run);
 }
@@ -186,6 +186,11 @@ json::Object elicitation_schema(const GatewayApproval& a) {
   return json::Object{{"type", "object"},
                       {"properties", json::Object{{"decision", std::move(decision)}}},
                       {"required", json::Array{"decision"}}};
+}
+
+bool elicitation_cancelled(const json::Object& result) {
+  const json::Value* action = json::find(result, "action");
+  return action && action->is_string() && action->get_string() == "cancel";
 }
 
 std::optional<policy::ApprovalDecision> elicitation_decision(const json::Object& result, const GatewayApproval& a) {

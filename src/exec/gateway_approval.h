@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "json/json.h"
+#include "policy/decide.h"
 #include "policy/modes.h"
 
 namespace clawexec::exec {
@@ -51,7 +52,8 @@ class GatewayApproval {
   /// (§4.6). Checks the binding first.
   ApprovalOutcome decide(policy::ApprovalDecision decision, const ServiceConfig& config);
   /// Nobody answered (timeout, dismissed prompt, no approval route): the ask fallback (§7.5).
-  ApprovalOutcome no_answer(const ServiceConfig& config);
+  /// A dismissed prompt (kCancelled) is denied as "approval-cancelled…", not as a timeout.
+  ApprovalOutcome no_answer(const ServiceConfig& config, policy::NoAnswer why = policy::NoAnswer::kTimedOut);
 
  private:
   ApprovalOutcome bound(std::string command) const;
@@ -80,5 +82,8 @@ json::Object elicitation_schema(const GatewayApproval& approval);
 /// Interprets an elicitation result: a decision, or nullopt for "no answer" (cancel, or an
 /// accept without a usable choice). `decline` is a denial.
 std::optional<policy::ApprovalDecision> elicitation_decision(const json::Object& result, const GatewayApproval& approval);
+/// The elicitation result is the client's `cancel` (the prompt was dismissed, or the client
+/// answered for its user without asking: see ExecService::ask_then_launch).
+bool elicitation_cancelled(const json::Object& result);
 
 }  // namespace clawexec::exec

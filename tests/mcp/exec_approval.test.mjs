@@ -69,19 +69,20 @@ describe("elicitation", { concurrency: 4 }, () => {
     assert.match(r.text, /user-denied\): echo never$/);
   });
 
-  test("cancel is no answer: askFallback decides (deny by default -> approval-timeout)", async () => {
+  test("cancel is no answer: askFallback decides (deny by default -> approval-cancelled, not a timeout)", async () => {
     const { s } = await serverAnswering(() => ({ action: "cancel" }));
     const r = await s.call("exec", { command: "echo never" });
     assert.equal(r.isError, true);
-    assert.match(r.text, /^Exec denied \(gateway id=[0-9a-f-]{36}, approval-timeout\): echo never$/);
-    assert.equal(r.details.timedOut, true);
+    assert.match(r.text, /^Exec denied \(gateway id=[0-9a-f-]{36}, approval-cancelled\): echo never$/);
+    assert.equal(r.details.timedOut, false);
+    assert.equal(r.details.status, "failed");
   });
 
   test("cancel with askFallback=full runs the command", async () => {
     const { s } = await serverAnswering(() => ({ action: "cancel" }), { version: 1, defaults: { askFallback: "full" } });
     // askFallback is clamped by security=allowlist: only what the allowlist covers may run.
     const r = await s.call("exec", { command: "echo fallback" });
-    assert.match(r.text, /approval-timeout: allowlist-miss\): echo fallback$/);
+    assert.match(r.text, /approval-cancelled: allowlist-miss\): echo fallback$/);
   });
 
   test("allow-always stores the resolved path and the next call runs without asking", async () => {
