@@ -128,6 +128,7 @@ int run_stdio_server(const ServeOptions& options) {
   server_options.pending_approvals = channel != nullptr;
   server_options.model_id = options.model;
   server_options.structured_content = setup->mcp.structured_content;
+  server_options.elicitation = setup->mcp.elicitation == config::Elicitation::kElicit;
   mcp::Server server(service, [&](std::string line) { transport.send(std::move(line)); }, server_options);
   service.set_notifier([&](const std::string&, const std::string& session_id, const std::string& text) {
     server.send_exec_event(session_id, text);

@@ -315,6 +315,22 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
     state->plan.rendered = outcome.rendered;
     launch(std::move(state->plan), std::move(state->ctx), std::move(state->done));
   };
+  // A `cancel` faster than any human could read the prompt came from the client itself (a
+  // headless Claude Code answers so): nobody was asked. The approval waits for an operator
+  // instead, as for a client that cannot be asked, and this connection stops eliciting.
+  auto nobody_asked = [this, state, finish] {
+    if (state->finished) return;
+    if (state->ctx.stop_eliciting) state->ctx.stop_eliciting();
+    if (!state->ctx.pending_approvals) return finish(std::nullopt, policy::NoAnswer::kCancelled);
+    state->finished = true;
+    state->expiry.cancel();
+    if (state->ctx.cancel && state->ctx.cancel->cancelled()) return;
+    state->ctx.elicit = nullptr;
+    state->plan.preflight = false;  // as on the pending path without elicitation
+    register_pending(std::move(state->plan), std::move(state->ctx), std::move(state->done));
+  };
+  auto instant_cancel = std::chrono::milliseconds(config_.elicitation_instant_cancel_ms);
+  auto asked_at = std::chrono::steady_clock::now();
   state->expiry.expires_after(std::chrono::milliseconds(config_.approval_timeout_ms));
   state->expiry.async_wait([finish](const boost::system::error_code& ec) {
     if (!ec) finish(std::nullopt);
@@ -329,7 +345,7 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
     });
   }
   ctx.elicit(elicitation_message(*approval), elicitation_schema(*approval),
-             [finish, approval, state](Result<json::Object> answer) {
+             [finish, nobody_asked, instant_cancel, asked_at, approval, state](Result<json::Object> answer) {
                // The client went away: nobody is waiting for a result, so nothing may run.
                if (!answer.ok() && answer.error().code == ErrorCode::kCancelled) {
                  state->finished = true;
@@ -338,6 +354,7 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
                }
                // A dismissed prompt is no answer, but it did not time out (approval-cancelled).
                if (answer.ok() && elicitation_cancelled(answer.value())) {
+                 if (std::chrono::steady_clock::now() - asked_at < instant_cancel) return nobody_asked();
                  return finish(std::nullopt, policy::NoAnswer::kCancelled);
                }
                finish(answer.ok() ? elicitation_decision(answer.value(), *approval) : std::nullopt);

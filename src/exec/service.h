@@ -75,6 +75,9 @@ struct CallContext {
   bool continuation_available = true;
   /// Set when the client declared the `elicitation` capability: approvals are asked inline.
   Elicit elicit;
+  /// Called when the client answered an elicitation with an instant `cancel` (nobody was
+  /// asked, see ServiceConfig::elicitation_instant_cancel_ms): the connection stops eliciting.
+  std::function<void()> stop_eliciting;
   /// Approvals may wait for an operator (the approval-pending result, operator channel).
   bool pending_approvals = false;
   /// Who the call acts for in a chat channel (MCP `_meta["openclaw/channelContext"]`): set as
@@ -116,6 +119,10 @@ struct ServiceConfig {
   /// How long an approval waits for an answer (DEFAULT_EXEC_APPROVAL_TIMEOUT_MS, 30 min;
   /// CLAWEXEC_APPROVAL_TIMEOUT_MS overrides it).
   int64_t approval_timeout_ms = 1800000;
+  /// An elicitation answered `cancel` sooner than this was answered by the client itself (a
+  /// headless Claude Code does so within milliseconds), not by a human: the approval takes the
+  /// pending-approval path instead (CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS; 0 turns it off).
+  int64_t elicitation_instant_cancel_ms = 500;
   /// Test seam (CLAWEXEC_TEST_ANALYSIS_DELAY_MS): the analysis stage of every call first sleeps
   /// this long on its analysis thread, so tests can show it never holds up the io thread.
   int64_t analysis_delay_ms = 0;

@@ -252,8 +252,11 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
   exec::CallContext ctx{options_.scope_key, cancel};
   ctx.pending_approvals = options_.pending_approvals;
   read_channel_context(params.get_object(), ctx);
-  if (client_elicitation_) {
+  if (client_elicitation_ && options_.elicitation) {
     std::weak_ptr<bool> alive = alive_;
+    ctx.stop_eliciting = [this, alive] {
+      if (!alive.expired()) client_elicitation_ = false;
+    };
     ctx.elicit = [this, alive](std::string message, json::Object schema, std::function<void(Result<json::Object>)> answer) {
       if (alive.expired()) return answer(Error{ErrorCode::kCancelled, 0, "the MCP connection is closed"});
       json::Object request_params{{"message", std::move(message)}, {"requestedSchema", std::move(schema)}};

@@ -40,6 +40,9 @@ struct ServerOptions {
   /// Every client gets `structuredContent` = details, whether or not it declared
   /// kStructuredContentCapability (clawexec.mcp.structuredContent, CLAWEXEC_MCP_STRUCTURED_CONTENT).
   bool structured_content = false;
+  /// Approvals are asked through elicitation when the client declares it (false:
+  /// clawexec.mcp.elicitation = "off", every approval takes the pending-approval path).
+  bool elicitation = true;
 };
 
 /// Where a tool result carries its details: `structuredContent` (which clients show the model
@@ -63,7 +66,8 @@ class Server {
   /// Sends a request to the client; `done` gets its result, or an error naming the method and
   /// the client's error message. Pending requests fail when the server is destroyed.
   void request(const std::string& method, json::Object params, std::function<void(Result<json::Value>)> done);
-  /// The client declared the `elicitation` capability in initialize.
+  /// The client declared the `elicitation` capability in initialize (and has not yet answered
+  /// one with an instant automatic cancel).
   bool client_supports_elicitation() const { return client_elicitation_; }
   ~Server();
 

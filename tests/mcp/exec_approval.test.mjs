@@ -7,7 +7,8 @@ import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, scratchDir, closeAll } from "./lib/harness.mjs";
+import { spawnSync } from "node:child_process";
+import { startServer, scratchDir, closeAll, serverEnv, sleep, waitFor, CLAWEXEC } from "./lib/harness.mjs";
 
 const servers = [];
 const scratch = scratchDir();
@@ -16,11 +17,16 @@ after(async () => {
   scratch.cleanup();
 });
 
-/** A server under security=allowlist ask=on-miss whose user answers with `answer(params)`. */
-async function serverAnswering(answer, approvals = { version: 1, agents: {} }) {
+/**
+ * A server under security=allowlist ask=on-miss whose user answers with `answer(params)`.
+ * `env` adds server variables; by default an instant `cancel` counts as a human's answer
+ * (CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS=0), as this suite's user answers at once.
+ */
+async function serverAnswering(answer, approvals = { version: 1, agents: {} }, { env = {}, config = {} } = {}) {
   const asked = [];
   const s = await startServer({
-    config: { tools: { exec: { security: "allowlist", ask: "on-miss" } } },
+    config: { tools: { exec: { security: "allowlist", ask: "on-miss", approvalRunningNoticeMs: 0 } }, ...config },
+    env: { CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS: "0", ...env },
     elicit: async (params) => {
       asked.push(params);
       return answer(params);
@@ -138,6 +144,91 @@ describe("elicitation", { concurrency: 4 }, () => {
     const r = await s.call("exec", { command: "echo fine" });
     assert.equal(r.text, "fine");
     assert.equal(asked.length, 0);
+  });
+});
+
+function operator(s, args) {
+  const r = spawnSync(CLAWEXEC, ["approvals", ...args], { env: serverEnv(s.stateDir), encoding: "utf8", timeout: 20000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("who can be asked (clawexec.mcp.elicitation, instant cancel)", { concurrency: 4 }, () => {
+  test("an instant cancel is nobody asked: the approval waits for an operator, and the client is not asked again", async () => {
+    const { s, asked } = await serverAnswering(() => ({ action: "cancel" }), undefined, {
+      env: { CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS: "" }, // the default threshold, 500 ms
+    });
+    const file = marker("instant");
+    const r = await s.call("exec", { command: `touch ${file} && echo by-operator` });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.details.status, "approval-pending");
+    assert.equal(asked.length, 1);
+    const second = await s.call("exec", { command: "echo again" });
+    assert.equal(second.details.status, "approval-pending");
+    assert.equal(asked.length, 1, "the connection stopped eliciting");
+    // The approval is a real pending one: the operator's answer runs the command.
+    assert.equal(operator(s, ["resolve", r.details.approvalSlug, "allow-once"]).code, 0);
+    const finished = await waitFor(
+      () => s.notifications.map((n) => n.data).find((t) => t.startsWith(`Exec finished (gateway id=${r.details.approvalId}`)),
+      10000,
+      "Exec finished",
+    );
+    assert.match(finished, /code 0\)\nby-operator$/);
+    assert.ok(existsSync(file));
+  });
+
+  test("a cancel slower than the threshold is a human's dismissal (approval-cancelled)", async () => {
+    const { s, asked } = await serverAnswering(
+      async () => {
+        await sleep(400);
+        return { action: "cancel" };
+      },
+      undefined,
+      { env: { CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS: "150" } },
+    );
+    const r = await s.call("exec", { command: "echo never" });
+    assert.match(r.text, /^Exec denied \(gateway id=[0-9a-f-]{36}, approval-cancelled\): echo never$/);
+    assert.equal(r.details.timedOut, false);
+    await s.call("exec", { command: "echo asked-again" });
+    assert.equal(asked.length, 2, "a human's cancel does not stop eliciting");
+  });
+
+  test("an instant decline stays a denial", async () => {
+    const { s } = await serverAnswering(() => ({ action: "decline" }), undefined, {
+      env: { CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS: "" },
+    });
+    const r = await s.call("exec", { command: "echo never" });
+    assert.match(r.text, /user-denied\): echo never$/);
+  });
+
+  test("clawexec.mcp.elicitation = off never elicits: approvals wait for an operator", async () => {
+    const { s, asked } = await serverAnswering(() => ({ action: "accept", content: { decision: "allow-once" } }), undefined, {
+      config: { clawexec: { mcp: { elicitation: "off" } } },
+    });
+    const r = await s.call("exec", { command: "echo never" });
+    assert.equal(r.details.status, "approval-pending");
+    assert.equal(asked.length, 0);
+  });
+
+  test("CLAWEXEC_MCP_ELICITATION=off does the same and wins over the file", async () => {
+    const { s, asked } = await serverAnswering(() => ({ action: "accept", content: { decision: "allow-once" } }), undefined, {
+      config: { clawexec: { mcp: { elicitation: "elicit" } } },
+      env: { CLAWEXEC_MCP_ELICITATION: "off" },
+    });
+    const r = await s.call("exec", { command: "echo never" });
+    assert.equal(r.details.status, "approval-pending");
+    assert.equal(asked.length, 0);
+  });
+
+  test("an invalid clawexec.mcp.elicitation stops the server naming the key", () => {
+    const state = scratchDir("clawexec-state-");
+    try {
+      writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify({ clawexec: { mcp: { elicitation: "sometimes" } } }));
+      const r = spawnSync(CLAWEXEC, ["serve"], { env: serverEnv(state.dir), input: "", encoding: "utf8", timeout: 20000 });
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, /openclaw\.json: clawexec\.mcp\.elicitation: expected "elicit" or "off", got "sometimes"/);
+    } finally {
+      state.cleanup();
+    }
   });
 });
 
