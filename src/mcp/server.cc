@@ -82,6 +82,24 @@ std::string string_member(const json::Value& object, std::string_view key) {
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
+// The model Codex names per call: `_meta["x-codex-turn-metadata"].model` (the metadata is an
+// object; its JSON text is accepted too). Empty when the call names none.
+std::string per_call_model(const json::Object& params) {
+  const json::Value* meta = json::find(params, "_meta");
+  const json::Value* turn = meta && meta->is_object() ? json::find(meta->get_object(), kCodexTurnMetadataMetaKey) : nullptr;
+  if (!turn) return {};
+  if (turn->is_object()) return string_member(*turn, "model");
+  if (!turn->is_string()) return {};
+  std::optional<json::Value> parsed = json::parse(std::string_view(turn->get_string()));
+  return parsed ? string_member(*parsed, "model") : std::string();
+}
+
+bool model_allowed(const std::vector<std::string>& allow_models, const std::string& model) {
+  std::string wanted = lower_trimmed(model);
+  return std::any_of(allow_models.begin(), allow_models.end(),
+                     [&](const std::string& entry) { return lower_trimmed(entry) == wanted; });
+}
+
 exec::ToolResult patch_result(Result<patch::PatchSummary> applied) {
   if (!applied.ok()) return exec::ToolResult::thrown(applied.error().message);
   auto strings = [](const std::vector<std::string>& v) {
@@ -274,6 +292,9 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
     send_(rpc::make_result(id, call_result(result, details_placement())));
   };
   if (spec == &exec::apply_patch_tool_spec()) {
+    if (std::optional<std::string> refusal = apply_patch_refusal(params.get_object())) {
+      return done(exec::ToolResult::thrown(*refusal));
+    }
     apply_patch(*args, std::move(done));
   } else if (spec == &exec::exec_tool_spec()) {
     service_.exec(*args, std::move(ctx), std::move(done));
@@ -291,11 +312,28 @@ bool Server::apply_patch_available() const {
   const config::ApplyPatchSettings& settings = service_.config().exec.apply_patch;
   if (!settings.enabled) return false;
   if (!settings.allow_models || settings.allow_models->empty()) return true;
-  // Like the reference, an allow-list with no known model id leaves the tool unavailable.
-  std::string model = lower_trimmed(client_model_.empty() ? options_.model_id : client_model_);
-  if (model.empty()) return false;
-  return std::any_of(settings.allow_models->begin(), settings.allow_models->end(),
-                     [&](const std::string& entry) { return lower_trimmed(entry) == model; });
+  // With no model known yet the tool is listed: Codex names its model only per call, and
+  // apply_patch_refusal checks every call (a call naming no model is refused there).
+  std::string model = client_model_.empty() ? options_.model_id : client_model_;
+  return lower_trimmed(model).empty() || model_allowed(*settings.allow_models, model);
+}
+
+std::optional<std::string> Server::apply_patch_refusal(const json::Object& call_params) const {
+  const config::ApplyPatchSettings& settings = service_.config().exec.apply_patch;
+  if (!settings.allow_models || settings.allow_models->empty()) return std::nullopt;
+  std::string model = per_call_model(call_params);
+  if (lower_trimmed(model).empty()) model = client_model_.empty() ? options_.model_id : client_model_;
+  if (lower_trimmed(model).empty()) {
+    // Like the reference, an allow-list matches no unknown model.
+    return std::string(
+        "apply_patch is not available: tools.exec.applyPatch.allowModels is set and this call names no model "
+        "(initialize params.model or params._meta.model, tools/call _meta[\"x-codex-turn-metadata\"].model, "
+        "or clawexec serve --model).");
+  }
+  if (!model_allowed(*settings.allow_models, model)) {
+    return "apply_patch is not available to model \"" + model + "\": tools.exec.applyPatch.allowModels does not list it.";
+  }
+  return std::nullopt;
 }
 
 // The patch runs on the service's background thread (it reads and fsyncs files); its result

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,9 @@ inline constexpr std::string_view kChannelContextMetaKey = "openclaw/channelCont
 inline constexpr std::string_view kStructuredContentCapability = "clawexec/structuredContent";
 /// The tool result `_meta` key that carries details (without output copies) otherwise.
 inline constexpr std::string_view kDetailsMetaKey = "clawexec/details";
+/// The tools/call `_meta` key under which Codex CLI sends its turn metadata, an object (or its
+/// JSON text) whose "model" is the model the call acts for (tools.exec.applyPatch.allowModels).
+inline constexpr std::string_view kCodexTurnMetadataMetaKey = "x-codex-turn-metadata";
 inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
 struct ServerOptions {
@@ -35,7 +39,8 @@ struct ServerOptions {
   /// approval-pending result instead of an immediate askFallback decision.
   bool pending_approvals = false;
   /// The model this server works for (tools.exec.applyPatch.allowModels is checked against
-  /// it); a client may also name it in initialize (params.model or params._meta.model).
+  /// it); a client may also name it in initialize (params.model or params._meta.model) or per
+  /// call (kCodexTurnMetadataMetaKey), which wins.
   std::string model_id;
   /// Every client gets `structuredContent` = details, whether or not it declared
   /// kStructuredContentCapability (clawexec.mcp.structuredContent, CLAWEXEC_MCP_STRUCTURED_CONTENT).
@@ -78,8 +83,11 @@ class Server {
   void initialize(const json::Value& id, const json::Value& params);
   void call_tool(const json::Value& id, const json::Value& params);
   void set_level(const json::Value& id, const json::Value& params);
-  /// tools.exec.applyPatch: enabled, and allowModels (when set) names the known model.
+  /// tools.exec.applyPatch: enabled, and allowModels (when set) names the known model, or no
+  /// model is known yet (a client may name it per call; the call is checked).
   bool apply_patch_available() const;
+  /// Why this apply_patch call may not run (allowModels and the call's model), if it may not.
+  std::optional<std::string> apply_patch_refusal(const json::Object& call_params) const;
   DetailsPlacement details_placement() const;
   void apply_patch(const json::Object& args, exec::ToolDone done);
 
