@@ -344,7 +344,7 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ToolDone done)
       }
     });
   }
-  ctx.elicit(elicitation_message(*approval), elicitation_schema(*approval),
+  ctx.elicit(elicitation_form(*approval),
              [finish, nobody_asked, instant_cancel, asked_at, approval, state](Result<json::Object> answer) {
                // The client went away: nobody is waiting for a result, so nothing may run.
                if (!answer.ok() && answer.error().code == ErrorCode::kCancelled) {

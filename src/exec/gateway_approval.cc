@@ -169,23 +169,15 @@ std::string elicitation_message(const GatewayApproval& a) {
   return text;
 }
 
-json::Object elicitation_schema(const GatewayApproval& a) {
-  json::Array choices;
-  json::Array names;
+ElicitForm elicitation_form(const GatewayApproval& a) {
+  ElicitForm form{elicitation_message(a), "decision", "Decision",
+                  "Run the command once, always allow commands like it, or refuse it", {}};
   for (policy::ApprovalDecision d : a.allowed_decisions()) {
-    choices.emplace_back(policy::to_string(d));
-    names.emplace_back(d == policy::ApprovalDecision::kAllowOnce     ? "Allow once"
-                       : d == policy::ApprovalDecision::kAllowAlways ? "Always allow"
-                                                                     : "Deny");
+    form.choices.push_back({std::string(policy::to_string(d)), d == policy::ApprovalDecision::kAllowOnce     ? "Allow once"
+                                                               : d == policy::ApprovalDecision::kAllowAlways ? "Always allow"
+                                                                                                             : "Deny"});
   }
-  json::Object decision{{"type", "string"},
-                        {"title", "Decision"},
-                        {"description", "Run the command once, always allow commands like it, or refuse it"},
-                        {"enum", std::move(choices)},
-                        {"enumNames", std::move(names)}};
-  return json::Object{{"type", "object"},
-                      {"properties", json::Object{{"decision", std::move(decision)}}},
-                      {"required", json::Array{"decision"}}};
+  return form;
 }
 
 bool elicitation_cancelled(const json::Object& result) {

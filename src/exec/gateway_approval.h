@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "exec/elicit_form.h"
 #include "json/json.h"
 #include "policy/decide.h"
 #include "policy/modes.h"
@@ -75,9 +76,9 @@ class GatewayApproval {
 struct ToolResult;
 ToolResult denied_tool_result(const GatewayApproval& approval, const std::string& reason);
 
-/// The text and schema of the elicitation/create request for `approval`.
+/// The text and the form of the elicitation/create request for `approval`.
 std::string elicitation_message(const GatewayApproval& approval);
-json::Object elicitation_schema(const GatewayApproval& approval);
+ElicitForm elicitation_form(const GatewayApproval& approval);
 
 /// Interprets an elicitation result: a decision, or nullopt for "no answer" (cancel, or an
 /// accept without a usable choice). `decline` is a denial.

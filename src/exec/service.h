@@ -19,6 +19,7 @@
 #include "approvals/paths.h"
 #include "config/exec_settings.h"
 #include "env/env_list.h"
+#include "exec/elicit_form.h"
 #include "exec/run.h"
 #include "proc/spawner.h"
 #include "json/json.h"
@@ -61,11 +62,10 @@ class CancelSignal {
   std::vector<std::function<void()>> handlers_;
 };
 
-/// Asks the client's user through MCP elicitation (elicitation/create): `message` and the
-/// JSON Schema of the requested answer; `done` receives the client's result object
+/// Asks the client's user through MCP elicitation (elicitation/create): the form (message and
+/// the one field to answer); `done` receives the client's result object
 /// ({action: accept|decline|cancel, content?}) or an error (no answer, transport closed).
-using Elicit = std::function<void(std::string message, json::Object requested_schema,
-                                  std::function<void(Result<json::Object>)> done)>;
+using Elicit = std::function<void(ElicitForm form, std::function<void(Result<json::Object>)> done)>;
 
 struct CallContext {
   std::string scope_key;                 // sessions are visible only within their scope

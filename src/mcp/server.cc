@@ -19,6 +19,7 @@
 #include "base/strings.h"
 #include "exec/tool_schema.h"
 #include "mcp/apply_patch_options.h"
+#include "mcp/elicitation_schema.h"
 #include "patch/file_ops.h"
 #include "rpc/jsonrpc.h"
 #include "sys/sys.h"
@@ -202,6 +203,7 @@ void Server::initialize(const json::Value& id, const json::Value& params) {
       version = std::string(requested->get_string());
     }
   }
+  protocol_version_ = version;
   json::Object result;
   result["protocolVersion"] = version;
   result["capabilities"] = json::Object{{"tools", json::Object{{"listChanged", false}}}, {"logging", json::Object()}};
@@ -275,9 +277,9 @@ void Server::call_tool(const json::Value& id, const json::Value& params) {
     ctx.stop_eliciting = [this, alive] {
       if (!alive.expired()) client_elicitation_ = false;
     };
-    ctx.elicit = [this, alive](std::string message, json::Object schema, std::function<void(Result<json::Object>)> answer) {
+    ctx.elicit = [this, alive](exec::ElicitForm form, std::function<void(Result<json::Object>)> answer) {
       if (alive.expired()) return answer(Error{ErrorCode::kCancelled, 0, "the MCP connection is closed"});
-      json::Object request_params{{"message", std::move(message)}, {"requestedSchema", std::move(schema)}};
+      json::Object request_params{{"message", form.message}, {"requestedSchema", elicitation_schema(form, protocol_version_)}};
       request("elicitation/create", std::move(request_params), [answer = std::move(answer)](Result<json::Value> result) {
         if (!result.ok()) return answer(result.error());
         if (!result->is_object()) return answer(Error::rejected("elicitation/create: the client's result is not an object"));

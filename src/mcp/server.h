@@ -99,6 +99,7 @@ class Server {
   bool client_elicitation_ = false;
   bool client_structured_content_ = false;  // declared kStructuredContentCapability
   std::string client_model_;  // from initialize, if the client named its model
+  std::string protocol_version_{kProtocolVersions[0]};  // negotiated in initialize
   uint64_t next_request_id_ = 1;
   std::map<std::string, std::function<void(Result<json::Value>)>> outgoing_;  // by serialized id
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { writeFileSync, readFileSync, mkdirSync, chmodSync, existsSync, rmSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { startServer, scratchDir, closeAll, serverEnv, sleep, waitFor, CLAWEXEC } from "./lib/harness.mjs";
+import { startServer, startRawServer, scratchDir, closeAll, serverEnv, sleep, waitFor, CLAWEXEC } from "./lib/harness.mjs";
 
 const servers = [];
 const scratch = scratchDir();
@@ -52,7 +52,12 @@ describe("elicitation", { concurrency: 4 }, () => {
     assert.match(q.message, /Approve this command\?/);
     assert.match(q.message, new RegExp(`touch ${file}`));
     assert.match(q.message, /CWD: /);
-    assert.deepEqual(q.requestedSchema.properties.decision.enum, ["allow-once", "allow-always", "deny"]);
+    // The SDK client negotiates 2025-11-25: titled choices are oneOf [{const, title}].
+    assert.deepEqual(q.requestedSchema.properties.decision.oneOf, [
+      { const: "allow-once", title: "Allow once" },
+      { const: "allow-always", title: "Always allow" },
+      { const: "deny", title: "Deny" },
+    ]);
     assert.deepEqual(q.requestedSchema.required, ["decision"]);
   });
 
@@ -109,7 +114,7 @@ describe("elicitation", { concurrency: 4 }, () => {
     const { s, asked } = await serverAnswering(() => ({ action: "accept", content: { decision: "allow-once" } }));
     const r = await s.call("exec", { command: "python3 -c 'print(6*7)'" });
     assert.equal(r.text, "42");
-    assert.deepEqual(asked[0].requestedSchema.properties.decision.enum, ["allow-once", "deny"]);
+    assert.deepEqual(asked[0].requestedSchema.properties.decision.oneOf.map((o) => o.const), ["allow-once", "deny"]);
   });
 
   test("an answer the form did not offer is no answer", async () => {
@@ -229,6 +234,44 @@ describe("who can be asked (clawexec.mcp.elicitation, instant cancel)", { concur
     } finally {
       state.cleanup();
     }
+  });
+});
+
+describe("the form's schema follows the negotiated protocol version", { concurrency: 2 }, () => {
+  /** The requestedSchema a raw client sees after initialize(version) with elicitation. */
+  async function formFor(version) {
+    const r = await startRawServer({ config: { tools: { exec: { security: "allowlist", ask: "on-miss" } } } });
+    try {
+      await r.initialize(version, { elicitation: {} });
+      const call = r.callTool("exec", { command: "echo never" });
+      const ask = await r.message((m) => m.method === "elicitation/create", 10000, "elicitation/create");
+      r.send({ jsonrpc: "2.0", id: ask.id, result: { action: "decline" } });
+      const result = await call;
+      assert.match(result.text, /user-denied\): echo never$/);
+      return ask.params.requestedSchema;
+    } finally {
+      await r.close();
+    }
+  }
+
+  test("2025-11-25: oneOf of {const, title}", async () => {
+    const decision = (await formFor("2025-11-25")).properties.decision;
+    assert.equal(decision.type, "string");
+    assert.deepEqual(decision.oneOf, [
+      { const: "allow-once", title: "Allow once" },
+      { const: "allow-always", title: "Always allow" },
+      { const: "deny", title: "Deny" },
+    ]);
+    assert.equal(decision.enum, undefined);
+    assert.equal(decision.enumNames, undefined);
+  });
+
+  test("2025-06-18: enum and enumNames", async () => {
+    const schema = await formFor("2025-06-18");
+    assert.deepEqual(schema.required, ["decision"]);
+    assert.deepEqual(schema.properties.decision.enum, ["allow-once", "allow-always", "deny"]);
+    assert.deepEqual(schema.properties.decision.enumNames, ["Allow once", "Always allow", "Deny"]);
+    assert.equal(schema.properties.decision.oneOf, undefined);
   });
 });
 

@@ -56,6 +56,23 @@ describe("lifecycle", { concurrency: 4 }, () => {
     }
   });
 
+  test("server/discover, which Claude Code sends first, gets method not found (-32601) at once", async () => {
+    const t = await startRawServer();
+    try {
+      const started = Date.now();
+      const before = await t.request("server/discover", {}, 5000);
+      assert.equal(before.error?.code, -32601, JSON.stringify(before));
+      assert.match(before.error.message, /server\/discover/);
+      assert.ok(Date.now() - started < 2000, `answered after ${Date.now() - started} ms`);
+      const init = await t.initialize("2025-11-25");
+      assert.equal(init.result.protocolVersion, "2025-11-25", "initialize still works afterwards");
+      const after = await t.request("server/discover", undefined, 5000);
+      assert.equal(after.error?.code, -32601);
+    } finally {
+      await t.close();
+    }
+  });
+
   test("ping answers an empty result", async () => {
     const res = await r.request("ping");
     assert.deepEqual(res, { jsonrpc: "2.0", id: res.id, result: {} });
