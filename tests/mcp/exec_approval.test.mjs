@@ -27,12 +27,13 @@ async function serverAnswering(answer, approvals = { version: 1, agents: {} }, {
   const s = await startServer({
     config: { tools: { exec: { security: "allowlist", ask: "on-miss", approvalRunningNoticeMs: 0 } }, ...config },
     env: { CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS: "0", ...env },
+    // Written before the server starts, so the socket token the server adds is kept.
+    approvals,
     elicit: async (params) => {
       asked.push(params);
       return answer(params);
     },
   });
-  writeFileSync(join(s.stateDir, "exec-approvals.json"), JSON.stringify(approvals));
   servers.push(s);
   return { s, asked };
 }
@@ -171,7 +172,8 @@ describe("who can be asked (clawexec.mcp.elicitation, instant cancel)", { concur
     assert.equal(second.details.status, "approval-pending");
     assert.equal(asked.length, 1, "the connection stopped eliciting");
     // The approval is a real pending one: the operator's answer runs the command.
-    assert.equal(operator(s, ["resolve", r.details.approvalSlug, "allow-once"]).code, 0);
+    const resolved = operator(s, ["resolve", r.details.approvalSlug, "allow-once"]);
+    assert.equal(resolved.code, 0, resolved.stderr + resolved.stdout);
     const finished = await waitFor(
       () => s.notifications.map((n) => n.data).find((t) => t.startsWith(`Exec finished (gateway id=${r.details.approvalId}`)),
       10000,
