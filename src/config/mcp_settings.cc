@@ -13,6 +13,34 @@ const boost::json::value* member(const boost::json::value* v, std::string_view k
   return v->get_object().if_contains(key);
 }
 
+std::optional<Elicitation> elicitation_from(std::string_view text) {
+  std::string value = ascii_lower(trim_ascii(text));
+  if (value == "elicit") return Elicitation::kElicit;
+  if (value == "off") return Elicitation::kOff;
+  return std::nullopt;
+}
+
+Result<void> read_elicitation(const boost::json::value* section, const EnvLookup& env, const std::string& origin,
+                              McpSettings& out) {
+  if (const boost::json::value* v = member(section, "elicitation")) {
+    std::optional<Elicitation> e = v->is_string() ? elicitation_from(std::string_view(v->get_string())) : std::nullopt;
+    if (!e) {
+      std::string message = "clawexec.mcp.elicitation: expected \"elicit\" or \"off\", got " + detail::describe_value(*v);
+      return Error::invalid(origin.empty() ? message : origin + ": " + message);
+    }
+    out.elicitation = *e;
+  }
+  std::optional<std::string> raw = env ? env(kElicitationEnv) : std::nullopt;
+  if (raw && !trim_ascii(*raw).empty()) {
+    std::optional<Elicitation> e = elicitation_from(*raw);
+    if (!e) {
+      return Error::invalid(std::string(kElicitationEnv) + ": expected \"elicit\" or \"off\", got \"" + *raw + "\"");
+    }
+    out.elicitation = *e;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<McpSettings> read_mcp_settings(const boost::json::value& document, const EnvLookup& env,
@@ -38,6 +66,7 @@ Result<McpSettings> read_mcp_settings(const boost::json::value& document, const 
                             *raw + "\"");
     }
   }
+  TRY(read_elicitation(section, env, origin, out));
   return out;
 }
 

@@ -45,5 +45,33 @@ TEST(McpSettings, AnUnknownVariableValueIsAnErrorNamingTheVariable) {
             "CLAWEXEC_MCP_STRUCTURED_CONTENT: expected 1/true/yes/on or 0/false/no/off, got \"maybe\"");
 }
 
+TEST(McpSettings, ElicitationDefaultsToElicit) {
+  EXPECT_EQ(read("{}")->elicitation, Elicitation::kElicit);
+  EXPECT_EQ(read(R"({"clawexec":{"mcp":{"structuredContent":true}}})")->elicitation, Elicitation::kElicit);
+}
+
+TEST(McpSettings, TheConfigKeyAndTheVariableChooseElicitation) {
+  EXPECT_EQ(read(R"({"clawexec":{"mcp":{"elicitation":"off"}}})")->elicitation, Elicitation::kOff);
+  EXPECT_EQ(read(R"({"clawexec":{"mcp":{"elicitation":"Elicit"}}})")->elicitation, Elicitation::kElicit);
+  EXPECT_EQ(read("{}", {{"CLAWEXEC_MCP_ELICITATION", " OFF "}})->elicitation, Elicitation::kOff);
+  // The variable wins over the file; empty counts as unset.
+  EXPECT_EQ(read(R"({"clawexec":{"mcp":{"elicitation":"off"}}})", {{"CLAWEXEC_MCP_ELICITATION", "elicit"}})->elicitation,
+            Elicitation::kElicit);
+  EXPECT_EQ(read(R"({"clawexec":{"mcp":{"elicitation":"off"}}})", {{"CLAWEXEC_MCP_ELICITATION", ""}})->elicitation,
+            Elicitation::kOff);
+}
+
+TEST(McpSettings, ABadElicitationValueIsAnErrorNamingTheKeyOrVariable) {
+  Result<McpSettings> key = read(R"({"clawexec":{"mcp":{"elicitation":"never"}}})");
+  ASSERT_FALSE(key.ok());
+  EXPECT_EQ(key.error().message, R"(/cfg/openclaw.json: clawexec.mcp.elicitation: expected "elicit" or "off", got "never")");
+  Result<McpSettings> type = read(R"({"clawexec":{"mcp":{"elicitation":false}}})");
+  ASSERT_FALSE(type.ok());
+  EXPECT_EQ(type.error().message, R"(/cfg/openclaw.json: clawexec.mcp.elicitation: expected "elicit" or "off", got false)");
+  Result<McpSettings> var = read("{}", {{"CLAWEXEC_MCP_ELICITATION", "ask"}});
+  ASSERT_FALSE(var.ok());
+  EXPECT_EQ(var.error().message, R"(CLAWEXEC_MCP_ELICITATION: expected "elicit" or "off", got "ask")");
+}
+
 }  // namespace
 }  // namespace clawexec::config

@@ -135,6 +135,7 @@ int run_stdio_server(const ServeOptions& options) {
   server_options.pending_approvals = channel != nullptr;
   server_options.model_id = options.model;
   server_options.structured_content = setup->mcp.structured_content;
+  server_options.elicitation = setup->mcp.elicitation == config::Elicitation::kElicit;
   server_options.exec_defaults = defaults;
   mcp::Server server(service, [&](std::string line) { transport.send(std::move(line)); }, server_options);
   client = &server.client();

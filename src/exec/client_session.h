@@ -13,15 +13,15 @@
 
 #include "base/result.h"
 #include "config/exec_settings.h"
+#include "exec/elicit_form.h"
 #include "json/json.h"
 
 namespace clawexec::exec {
 
-/// Asks the client's user through MCP elicitation (elicitation/create): `message` and the JSON
-/// Schema of the requested answer; `done` receives the client's result object
+/// Asks the client's user through MCP elicitation (elicitation/create): the form (message and
+/// the one field to answer); `done` receives the client's result object
 /// ({action: accept|decline|cancel, content?}) or an error (no answer, transport closed).
-using Elicit = std::function<void(std::string message, json::Object requested_schema,
-                                  std::function<void(Result<json::Object>)> done)>;
+using Elicit = std::function<void(ElicitForm form, std::function<void(Result<json::Object>)> done)>;
 
 /// A client's exec defaults: serve --host/--node/--security/--ask and an operator's `/exec`.
 /// Host and node replace the configured ones; security and ask only tighten what the
@@ -44,7 +44,9 @@ struct ClientSession {
   /// False when the client has no `process` tool (the one-shot CLI, a tool policy that denies
   /// it): exec then always runs in the foreground and yieldMs/background are ignored.
   bool continuation_available = true;
-  /// Set when the client can be asked by elicitation: approvals are asked inline.
+  /// Set when the client can be asked by elicitation: approvals are asked inline. Cleared when
+  /// the client answered one with an instant automatic `cancel` (nobody was asked): its later
+  /// approvals take the pending-approval path.
   Elicit elicit;
   /// Approvals may wait for an operator (the approval-pending result, operator channel).
   bool pending_approvals = false;

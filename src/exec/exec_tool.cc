@@ -104,9 +104,19 @@ void ExecService::exec(ExecRequest request, std::shared_ptr<ClientSession> clien
                        ExecStartDone done) {
   if (options.cancel && options.cancel->cancelled()) return done(Reply::thrown("Tool execution was aborted"));
   clients_[client->scope_key] = client;
-  CallContext ctx{client->scope_key,       std::move(options.cancel),          client->continuation_available,
-                  client->elicit,          client->pending_approvals,          std::move(options.channel_sender_id),
-                  std::move(options.channel_chat_id)};
+  CallContext ctx;
+  ctx.scope_key = client->scope_key;
+  ctx.cancel = std::move(options.cancel);
+  ctx.continuation_available = client->continuation_available;
+  ctx.elicit = client->elicit;
+  if (ctx.elicit) {
+    ctx.stop_eliciting = [weak = std::weak_ptr<ClientSession>(client)] {
+      if (auto c = weak.lock()) c->elicit = nullptr;
+    };
+  }
+  ctx.pending_approvals = client->pending_approvals;
+  ctx.channel_sender_id = std::move(options.channel_sender_id);
+  ctx.channel_chat_id = std::move(options.channel_chat_id);
   std::shared_ptr<const ServiceConfig> config = config_for(*client);
   // Refused before the request is copied anywhere (a 15 MB command is not worth a copy).
   if (std::optional<std::string> too_long = command_size_problem(request.command.size())) {
@@ -290,17 +300,34 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone 
   state->plan = std::move(plan);
   state->ctx = ctx;
   state->done = std::move(done);
-  auto finish = [this, state, approval](std::optional<policy::ApprovalDecision> decision) {
+  auto finish = [this, state, approval](std::optional<policy::ApprovalDecision> decision,
+                                        policy::NoAnswer why = policy::NoAnswer::kTimedOut) {
     if (state->finished) return;
     state->finished = true;
     state->expiry.cancel();
     if (state->ctx.cancel && state->ctx.cancel->cancelled()) return;
-    ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_);
+    ApprovalOutcome outcome = decision ? approval->decide(*decision, config_) : approval->no_answer(config_, why);
     if (!outcome.approved) return state->done(denied_reply(*approval, outcome.reason));
     state->plan.command = std::move(outcome.command);
     state->plan.rendered = outcome.rendered;
     launch(std::move(state->plan), std::move(state->ctx), std::move(state->done));
   };
+  // A `cancel` faster than any human could read the prompt came from the client itself (a
+  // headless Claude Code answers so): nobody was asked. The approval waits for an operator
+  // instead, as for a client that cannot be asked, and this connection stops eliciting.
+  auto nobody_asked = [this, state, finish] {
+    if (state->finished) return;
+    if (state->ctx.stop_eliciting) state->ctx.stop_eliciting();
+    if (!state->ctx.pending_approvals) return finish(std::nullopt, policy::NoAnswer::kCancelled);
+    state->finished = true;
+    state->expiry.cancel();
+    if (state->ctx.cancel && state->ctx.cancel->cancelled()) return;
+    state->ctx.elicit = nullptr;
+    state->plan.preflight = false;  // as on the pending path without elicitation
+    register_pending(std::move(state->plan), std::move(state->ctx), std::move(state->done));
+  };
+  auto instant_cancel = std::chrono::milliseconds(config_.elicitation_instant_cancel_ms);
+  auto asked_at = std::chrono::steady_clock::now();
   state->expiry.expires_after(std::chrono::milliseconds(config_.approval_timeout_ms));
   state->expiry.async_wait([finish](const boost::system::error_code& ec) {
     if (!ec) finish(std::nullopt);
@@ -314,13 +341,18 @@ void ExecService::ask_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone 
       }
     });
   }
-  ctx.elicit(elicitation_message(*approval), elicitation_schema(*approval),
-             [finish, approval, state](Result<json::Object> answer) {
+  ctx.elicit(elicitation_form(*approval),
+             [finish, nobody_asked, instant_cancel, asked_at, approval, state](Result<json::Object> answer) {
                // The client went away: nobody is waiting for a result, so nothing may run.
                if (!answer.ok() && answer.error().code == ErrorCode::kCancelled) {
                  state->finished = true;
                  state->expiry.cancel();
                  return;
+               }
+               // A dismissed prompt is no answer, but it did not time out (approval-cancelled).
+               if (answer.ok() && elicitation_cancelled(answer.value())) {
+                 if (std::chrono::steady_clock::now() - asked_at < instant_cancel) return nobody_asked();
+                 return finish(std::nullopt, policy::NoAnswer::kCancelled);
                }
                finish(answer.ok() ? elicitation_decision(answer.value(), *approval) : std::nullopt);
              });

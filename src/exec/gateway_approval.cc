@@ -116,8 +116,8 @@ ApprovalOutcome GatewayApproval::decide(policy::ApprovalDecision decision, const
   return out;
 }
 
-ApprovalOutcome GatewayApproval::no_answer(const ServiceConfig&) {
-  policy::FallbackOutcome fallback = policy::resolve_ask_fallback(context_->decision, context_->inputs);
+ApprovalOutcome GatewayApproval::no_answer(const ServiceConfig&, policy::NoAnswer why) {
+  policy::FallbackOutcome fallback = policy::resolve_ask_fallback(context_->decision, context_->inputs, why);
   if (!fallback.approved) return {false, "", fallback.reason.empty() ? "approval-timeout" : fallback.reason};
   return bound(fallback.command_to_run);
 }
@@ -169,23 +169,20 @@ std::string elicitation_message(const GatewayApproval& a) {
   return text;
 }
 
-json::Object elicitation_schema(const GatewayApproval& a) {
-  json::Array choices;
-  json::Array names;
+ElicitForm elicitation_form(const GatewayApproval& a) {
+  ElicitForm form{elicitation_message(a), "decision", "Decision",
+                  "Run the command once, always allow commands like it, or refuse it", {}};
   for (policy::ApprovalDecision d : a.allowed_decisions()) {
-    choices.emplace_back(policy::to_string(d));
-    names.emplace_back(d == policy::ApprovalDecision::kAllowOnce     ? "Allow once"
-                       : d == policy::ApprovalDecision::kAllowAlways ? "Always allow"
-                                                                     : "Deny");
+    form.choices.push_back({std::string(policy::to_string(d)), d == policy::ApprovalDecision::kAllowOnce     ? "Allow once"
+                                                               : d == policy::ApprovalDecision::kAllowAlways ? "Always allow"
+                                                                                                             : "Deny"});
   }
-  json::Object decision{{"type", "string"},
-                        {"title", "Decision"},
-                        {"description", "Run the command once, always allow commands like it, or refuse it"},
-                        {"enum", std::move(choices)},
-                        {"enumNames", std::move(names)}};
-  return json::Object{{"type", "object"},
-                      {"properties", json::Object{{"decision", std::move(decision)}}},
-                      {"required", json::Array{"decision"}}};
+  return form;
+}
+
+bool elicitation_cancelled(const json::Object& result) {
+  const json::Value* action = json::find(result, "action");
+  return action && action->is_string() && action->get_string() == "cancel";
 }
 
 std::optional<policy::ApprovalDecision> elicitation_decision(const json::Object& result, const GatewayApproval& a) {

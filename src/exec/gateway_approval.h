@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "base/result.h"
+#include "exec/elicit_form.h"
 #include "json/json.h"
+#include "policy/decide.h"
 #include "policy/modes.h"
 
 namespace clawexec::exec {
@@ -51,7 +53,8 @@ class GatewayApproval {
   /// (§4.6). Checks the binding first.
   ApprovalOutcome decide(policy::ApprovalDecision decision, const ServiceConfig& config);
   /// Nobody answered (timeout, dismissed prompt, no approval route): the ask fallback (§7.5).
-  ApprovalOutcome no_answer(const ServiceConfig& config);
+  /// A dismissed prompt (kCancelled) is denied as "approval-cancelled…", not as a timeout.
+  ApprovalOutcome no_answer(const ServiceConfig& config, policy::NoAnswer why = policy::NoAnswer::kTimedOut);
 
  private:
   ApprovalOutcome bound(std::string command) const;
@@ -73,12 +76,15 @@ class GatewayApproval {
 struct Reply;
 Reply denied_reply(const GatewayApproval& approval, const std::string& reason);
 
-/// The text and schema of the elicitation/create request for `approval`.
+/// The text and the form of the elicitation/create request for `approval`.
 std::string elicitation_message(const GatewayApproval& approval);
-json::Object elicitation_schema(const GatewayApproval& approval);
+ElicitForm elicitation_form(const GatewayApproval& approval);
 
 /// Interprets an elicitation result: a decision, or nullopt for "no answer" (cancel, or an
 /// accept without a usable choice). `decline` is a denial.
 std::optional<policy::ApprovalDecision> elicitation_decision(const json::Object& result, const GatewayApproval& approval);
+/// The elicitation result is the client's `cancel` (the prompt was dismissed, or the client
+/// answered for its user without asking: see ExecService::ask_then_launch).
+bool elicitation_cancelled(const json::Object& result);
 
 }  // namespace clawexec::exec

@@ -12,8 +12,8 @@ namespace clawexec::exec {
 namespace {
 
 constexpr std::string_view kBackgroundHint =
-    "\n\nIf it should keep running, start it with exec background=true or yieldMs so OpenClaw can "
-    "register a pollable process session. Do not rely on shell backgrounding with a trailing &.";
+    "\n\nIf it should keep running, start it with exec background=true or yieldMs so it continues "
+    "as a process session you can poll. Do not rely on shell backgrounding with a trailing &.";
 
 std::string failure_kind_for(const RunEnd& end, bool shell_failure) {
   if (shell_failure) return end.exit_code == 127 ? "shell-command-not-found" : "shell-not-executable";

@@ -32,8 +32,8 @@ TEST(BuildExitOutcome, TimeoutIsFailedWithGuidance) {
             "Command timed out after 30 seconds.\n\nThe command was terminated, but external side effects may "
             "already have completed. Verify the resulting state before retrying. Do not automatically rerun "
             "non-idempotent commands. Use a higher timeout only when the command is known to be safe to retry."
-            "\n\nIf it should keep running, start it with exec background=true or yieldMs so OpenClaw can "
-            "register a pollable process session. Do not rely on shell backgrounding with a trailing &.");
+            "\n\nIf it should keep running, start it with exec background=true or yieldMs so it continues "
+            "as a process session you can poll. Do not rely on shell backgrounding with a trailing &.");
   ExecOutcome fractional = build_exit_outcome({.reason = "overall-timeout"}, "partial", 1, 0.5, false);
   EXPECT_EQ(fractional.reason.rfind("partial\n\nCommand timed out after 0.5 seconds.\n\n", 0), 0u);
   EXPECT_EQ(fractional.reason.find("If it should keep running"), std::string::npos);

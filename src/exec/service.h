@@ -40,6 +40,9 @@ struct CallContext {
   std::shared_ptr<CancelSignal> cancel;  // may be null
   bool continuation_available = true;    // ClientSession::continuation_available
   Elicit elicit;                         // ClientSession::elicit
+  /// Clears the client's elicit (an instant automatic `cancel`, see
+  /// ServiceConfig::elicitation_instant_cancel_ms): the client stops being asked.
+  std::function<void()> stop_eliciting;
   bool pending_approvals = false;        // ClientSession::pending_approvals
   std::string channel_sender_id;         // CallOptions
   std::string channel_chat_id;
@@ -91,6 +94,10 @@ struct ServiceConfig {
   /// How long an approval waits for an answer (DEFAULT_EXEC_APPROVAL_TIMEOUT_MS, 30 min;
   /// CLAWEXEC_APPROVAL_TIMEOUT_MS overrides it).
   int64_t approval_timeout_ms = 1800000;
+  /// An elicitation answered `cancel` sooner than this was answered by the client itself (a
+  /// headless Claude Code does so within milliseconds), not by a human: the approval takes the
+  /// pending-approval path instead (CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS; 0 turns it off).
+  int64_t elicitation_instant_cancel_ms = 500;
   /// Test seam (CLAWEXEC_TEST_ANALYSIS_DELAY_MS): the analysis stage of every call first sleeps
   /// this long on its analysis thread, so tests can show it never holds up the io thread.
   int64_t analysis_delay_ms = 0;

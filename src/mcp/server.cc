@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 
+#include "base/strings.h"
+#include "mcp/elicitation_schema.h"
 #include "rpc/jsonrpc.h"
 #include "tools/tool_catalog.h"
 #include "tools/tool_schema.h"
@@ -70,6 +72,18 @@ json::Object call_result(const tools::ToolResult& r, DetailsPlacement placement)
 std::string string_member(const json::Value& object, std::string_view key) {
   const json::Value* v = object.is_object() ? json::find(object.get_object(), key) : nullptr;
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+// The model Codex names per call: `_meta["x-codex-turn-metadata"].model` (the metadata is an
+// object; its JSON text is accepted too). Empty when the call names none.
+std::string per_call_model(const json::Object& params) {
+  const json::Value* meta = json::find(params, "_meta");
+  const json::Value* turn = meta && meta->is_object() ? json::find(meta->get_object(), kCodexTurnMetadataMetaKey) : nullptr;
+  if (!turn) return {};
+  if (turn->is_object()) return string_member(*turn, "model");
+  if (!turn->is_string()) return {};
+  std::optional<json::Value> parsed = json::parse(std::string_view(turn->get_string()));
+  return parsed ? string_member(*parsed, "model") : std::string();
 }
 
 }  // namespace
@@ -141,12 +155,12 @@ void Server::initialize(const json::Value& id, const json::Value& params, const 
     const json::Value* caps = json::find(params.get_object(), "capabilities");
     const json::Value* elicitation = caps && caps->is_object() ? json::find(caps->get_object(), "elicitation") : nullptr;
     client_elicitation_ = elicitation && elicitation->is_object();
-    if (client_elicitation_) {
+    // clawexec.mcp.elicitation = "off": every approval takes the pending-approval path.
+    if (client_elicitation_ && options_.elicitation) {
       std::weak_ptr<bool> alive = alive_;
-      client_->elicit = [this, alive](std::string message, json::Object schema,
-                                      std::function<void(Result<json::Object>)> answer) {
+      client_->elicit = [this, alive](exec::ElicitForm form, std::function<void(Result<json::Object>)> answer) {
         if (alive.expired()) return answer(Error{ErrorCode::kCancelled, 0, "the MCP connection is closed"});
-        json::Object request{{"message", std::move(message)}, {"requestedSchema", std::move(schema)}};
+        json::Object request{{"message", form.message}, {"requestedSchema", elicitation_schema(form, protocol_version_)}};
         peer_.request(send_, "elicitation/create", std::move(request), [answer = std::move(answer)](Result<json::Value> result) {
           if (!result.ok()) return answer(result.error());
           if (!result->is_object()) return answer(Error::rejected("elicitation/create: the client's result is not an object"));
@@ -171,6 +185,7 @@ void Server::initialize(const json::Value& id, const json::Value& params, const 
       version = std::string(requested->get_string());
     }
   }
+  protocol_version_ = version;
   json::Object result;
   result["protocolVersion"] = version;
   result["capabilities"] = json::Object{{"tools", json::Object{{"listChanged", false}}}, {"logging", json::Object()}};
@@ -226,6 +241,14 @@ void Server::call_tool(const json::Value& id, const json::Value& params, const r
   if (!spec) {
     reply(rpc::make_error(id, rpc::kInvalidParams, tools::unavailable_text(service_.config(), model(), name->get_string())));
     return;
+  }
+  if (spec == &tools::apply_patch_tool_spec()) {
+    std::string call_model = per_call_model(params.get_object());
+    if (lower_trimmed(call_model).empty()) call_model = model();
+    if (std::optional<std::string> refusal = tools::apply_patch_refusal(service_.config().exec.apply_patch, call_model)) {
+      reply(rpc::make_result(id, call_result(tools::ToolResult::thrown(*refusal), details_placement())));
+      return;
+    }
   }
   const json::Value* raw_args = json::find(params.get_object(), "arguments");
   Result<json::Object> args = tools::validate_arguments(*spec, raw_args ? *raw_args : json::Value(nullptr));

@@ -29,6 +29,9 @@ inline constexpr std::string_view kChannelContextMetaKey = "openclaw/channelCont
 inline constexpr std::string_view kStructuredContentCapability = "clawexec/structuredContent";
 /// The tool result `_meta` key that carries details (without output copies) otherwise.
 inline constexpr std::string_view kDetailsMetaKey = "clawexec/details";
+/// The tools/call `_meta` key under which Codex CLI sends its turn metadata, an object (or its
+/// JSON text) whose "model" is the model the call acts for (tools.exec.applyPatch.allowModels).
+inline constexpr std::string_view kCodexTurnMetadataMetaKey = "x-codex-turn-metadata";
 inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
 struct ServerOptions {
@@ -40,11 +43,15 @@ struct ServerOptions {
   /// approval-pending result instead of an immediate askFallback decision.
   bool pending_approvals = false;
   /// The model this server works for (tools.exec.applyPatch.allowModels is checked against
-  /// it); a client may also name it in initialize (params.model or params._meta.model).
+  /// it); a client may also name it in initialize (params.model or params._meta.model) or per
+  /// call (kCodexTurnMetadataMetaKey), which wins.
   std::string model_id;
   /// Every client gets `structuredContent` = details, whether or not it declared
   /// kStructuredContentCapability (clawexec.mcp.structuredContent, CLAWEXEC_MCP_STRUCTURED_CONTENT).
   bool structured_content = false;
+  /// Approvals are asked through elicitation when the client declares it (false:
+  /// clawexec.mcp.elicitation = "off", every approval takes the pending-approval path).
+  bool elicitation = true;
   /// The client's exec defaults (serve --host/--node/--security/--ask).
   exec::ExecDefaults exec_defaults;
 };
@@ -71,7 +78,8 @@ class Server {
   /// params._meta.sessionId names the session unambiguously (the text has only 8 characters).
   void send_exec_event(const std::string& session_id, const std::string& text);
 
-  /// The client declared the `elicitation` capability in initialize.
+  /// The client declared the `elicitation` capability in initialize (whether it is still asked
+  /// is client().elicit: an instant automatic cancel stops it).
   bool client_supports_elicitation() const { return client_elicitation_; }
   /// This client's state in the exec service (its `/exec` defaults, its sessions' scope).
   exec::ClientSession& client() { return *client_; }
@@ -97,6 +105,7 @@ class Server {
   bool client_elicitation_ = false;
   bool client_structured_content_ = false;  // declared kStructuredContentCapability
   std::string client_model_;  // from initialize, if the client named its model
+  std::string protocol_version_{kProtocolVersions[0]};  // negotiated in initialize
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

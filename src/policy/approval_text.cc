@@ -172,6 +172,7 @@ std::string_view denial_summary(std::string_view metadata) {
   std::string lower = lower_trimmed(metadata);
   auto has = [&lower](std::string_view needle) { return lower.find(needle) != std::string::npos; };
   if (has("approval-timeout")) return "Command did not run: approval timed out.";
+  if (has("approval-cancelled")) return "Command did not run: the approval prompt was dismissed without an answer.";
   if (has("user-denied")) return "Command did not run: approval was denied.";
   if (has("allowlist-miss")) return "Command did not run: approval is required.";
   if (has("approval-request-failed")) return "Command did not run: approval request failed.";

@@ -86,7 +86,8 @@ std::string exec_running_text(std::string_view approval_id, std::string_view ses
 int64_t approval_running_notice_seconds(int64_t notice_ms);
 
 /// §7.6 user-facing summary of a denial's metadata (the text inside "Exec denied (...)"),
-/// matched case-insensitively by substring: approval-timeout, user-denied, allowlist-miss,
+/// matched case-insensitively by substring: approval-timeout, approval-cancelled (the prompt
+/// was dismissed: an elicitation answered `cancel`), user-denied, allowlist-miss,
 /// approval-request-failed, else "Command did not run.".
 std::string_view denial_summary(std::string_view metadata);
 

@@ -4,6 +4,8 @@
 
 #include <boost/json.hpp>
 
+#include "policy/decide.h"
+
 namespace clawexec::policy {
 namespace {
 
@@ -138,6 +140,10 @@ TEST(ExecDeniedResult, DetailsAreAFailedZeroDurationResult) {
   EXPECT_EQ(r.details, expected) << boost::json::serialize(r.details);
   ApprovalToolResult denied = exec_denied_result(std::string("id1"), "user-denied", "make", std::nullopt);
   EXPECT_EQ(denied.details.at("timedOut"), false);
+  // A dismissed prompt (elicitation `cancel`) is no answer, but nothing timed out.
+  ApprovalToolResult cancelled = exec_denied_result(std::string("id1"), "approval-cancelled: allowlist-miss", "make", std::nullopt);
+  EXPECT_EQ(cancelled.text, "Exec denied (gateway id=id1, approval-cancelled: allowlist-miss): make");
+  EXPECT_EQ(cancelled.details.at("timedOut"), false);
   EXPECT_FALSE(denied.details.contains("cwd"));
 }
 
@@ -190,11 +196,33 @@ TEST(DenialSummary, MatchesMetadataBySubstringInPriorityOrder) {
   EXPECT_EQ(denial_summary("gateway id=abc, approval-timeout"), "Command did not run: approval timed out.");
   EXPECT_EQ(denial_summary("gateway id=abc, approval-timeout: allowlist-miss"),
             "Command did not run: approval timed out.");
+  EXPECT_EQ(denial_summary("gateway id=abc, approval-cancelled: allowlist-miss"),
+            "Command did not run: the approval prompt was dismissed without an answer.");
   EXPECT_EQ(denial_summary("gateway id=abc, USER-DENIED"), "Command did not run: approval was denied.");
   EXPECT_EQ(denial_summary("gateway id=abc, allowlist-miss"), "Command did not run: approval is required.");
   EXPECT_EQ(denial_summary("node=n1 id=x, approval-request-failed"), "Command did not run: approval request failed.");
   EXPECT_EQ(denial_summary("gateway id=abc, spawn-failed"), "Command did not run.");
   EXPECT_EQ(denial_summary(""), "Command did not run.");
+}
+
+TEST(AskFallback, ACancelledPromptIsNoAnswerWithItsOwnReason) {
+  Decision d;  // an allowlist miss: nothing analysed, no rendering
+  DecisionInputs in;
+  in.command = "make";
+  in.security = ExecSecurity::kAllowlist;
+  in.ask = ExecAsk::kOnMiss;
+  in.ask_fallback = ExecSecurity::kDeny;
+  EXPECT_EQ(resolve_ask_fallback(d, in).reason, "approval-timeout");
+  EXPECT_EQ(resolve_ask_fallback(d, in, NoAnswer::kTimedOut).reason, "approval-timeout");
+  EXPECT_EQ(resolve_ask_fallback(d, in, NoAnswer::kCancelled).reason, "approval-cancelled");
+  in.ask_fallback = ExecSecurity::kAllowlist;
+  EXPECT_EQ(resolve_ask_fallback(d, in, NoAnswer::kCancelled).reason, "approval-cancelled: allowlist-miss");
+  EXPECT_FALSE(resolve_ask_fallback(d, in, NoAnswer::kCancelled).approved);
+  in.security = ExecSecurity::kFull;
+  in.ask_fallback = ExecSecurity::kFull;
+  FallbackOutcome full = resolve_ask_fallback(d, in, NoAnswer::kCancelled);
+  EXPECT_TRUE(full.approved);  // askFallback=full still runs a cancelled one
+  EXPECT_EQ(full.command_to_run, "make");
 }
 
 }  // namespace

@@ -204,8 +204,9 @@ Decision decide_gateway(const DecisionInputs& in) {
   return d;
 }
 
-FallbackOutcome resolve_ask_fallback(const Decision& d, const DecisionInputs& in) {
+FallbackOutcome resolve_ask_fallback(const Decision& d, const DecisionInputs& in, NoAnswer why) {
   FallbackOutcome out;
+  const std::string prefix = why == NoAnswer::kCancelled ? "approval-cancelled" : "approval-timeout";
   ExecSecurity fallback = std::min(in.security, in.ask_fallback);
   bool strict_boundary = d.strict_inline_eval_hit.has_value() || d.security_audit_suppression ||
                          (in.security == ExecSecurity::kAllowlist && d.evaluation.allowlist_satisfied && !d.enforced_command);
@@ -214,18 +215,18 @@ FallbackOutcome resolve_ask_fallback(const Decision& d, const DecisionInputs& in
     out.approved = true;
     out.command_to_run = d.enforced_command && in.security == ExecSecurity::kAllowlist ? *d.enforced_command : in.command;
   } else if (fallback == ExecSecurity::kDeny) {
-    out.reason = "approval-timeout";
+    out.reason = prefix;
   } else if (!(e.analysis_ok && e.allowlist_satisfied) && !d.durable) {
-    out.reason = "approval-timeout: allowlist-miss";
+    out.reason = prefix + ": allowlist-miss";
   } else if (!d.enforced_command) {
-    out.reason = "approval-timeout: execution-plan-miss";
+    out.reason = prefix + ": execution-plan-miss";
   } else {
     out.approved = true;
     out.command_to_run = *d.enforced_command;
   }
   if (out.approved && strict_boundary) {
     out.approved = false;
-    out.reason = "approval-timeout";
+    out.reason = prefix;
     out.command_to_run.clear();
   }
   return out;

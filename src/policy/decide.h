@@ -56,15 +56,19 @@ struct Decision {
 /// Decides for the gateway host. Pure.
 Decision decide_gateway(const DecisionInputs& inputs);
 
-/// What happens to a decision of kAsk when no human can answer (the approval timed out or no
-/// approval route exists): §7.5 with a null decision. Returns the command to run, or the
-/// denial reason ("approval-timeout", "approval-timeout: allowlist-miss", ...).
+/// What happens to a decision of kAsk when no human can answer (the approval timed out, the
+/// human dismissed the prompt, or no approval route exists): §7.5 with a null decision.
+/// Returns the command to run, or the denial reason ("approval-timeout", "approval-timeout:
+/// allowlist-miss", ...; with NoAnswer::kCancelled "approval-cancelled", "approval-cancelled:
+/// allowlist-miss", ...: nothing timed out, so the reason must not say so).
 struct FallbackOutcome {
   bool approved = false;
   std::string command_to_run;
   std::string reason;
 };
-FallbackOutcome resolve_ask_fallback(const Decision& decision, const DecisionInputs& inputs);
+enum class NoAnswer { kTimedOut, kCancelled };
+FallbackOutcome resolve_ask_fallback(const Decision& decision, const DecisionInputs& inputs,
+                                     NoAnswer why = NoAnswer::kTimedOut);
 
 /// §4.6: whether an allow-always grant may be stored, and which patterns.
 AllowAlwaysDecision resolve_allow_always(const AllowlistEvaluation& evaluation, bool runtime_payload,

@@ -11,6 +11,10 @@
 // character (plain, '"' or '\''), and no backtracking can rescue a failed quoted part, so a
 // single forward scan reproduces the regex: a token is a maximal run of such parts, and where
 // no part matches (white space, an unterminated quote) the scan moves on one character.
+//
+// Unlike the reference, the name describes the first command only: the text is cut at the
+// first command separator outside quotes (`;`, `&&`, `||`, `|`, `&`, a newline), so
+// "sleep 1; echo done" is named "sleep 1", not "sleep 1;".
 
 #include "session/names.h"
 
@@ -171,6 +175,35 @@ std::vector<std::string_view> tokenize(std::string_view command) {
   return tokens;
 }
 
+// The first command of `command`: the text before the first `;`, `|` (so also `||`), `&`
+// (so also `&&`; not the `&` of a redirection like `2>&1` or `&>`) or line break outside
+// quotes. Quotes are recognised as the tokenizer does; a backslash outside them escapes the
+// next character (`find . -exec rm {} \;`).
+std::string_view first_command(std::string_view command) {
+  size_t i = 0;
+  while (i < command.size()) {
+    char c = command[i];
+    if (c == '"' || c == '\'') {
+      size_t end = c == '"' ? match_double_quoted(command, i) : command.find('\'', i + 1);
+      if (end != std::string_view::npos) {
+        i = c == '"' ? end : end + 1;
+        continue;
+      }
+    } else if (c == '\\') {
+      i += 2;
+      continue;
+    } else if (c == ';' || c == '|' || c == '\n' || c == '\r') {
+      return command.substr(0, i);
+    } else if (c == '&') {
+      bool redirection = (i > 0 && (command[i - 1] == '>' || command[i - 1] == '<')) ||
+                         (i + 1 < command.size() && command[i + 1] == '>');
+      if (!redirection) return command.substr(0, i);
+    }
+    ++i;
+  }
+  return command;
+}
+
 }  // namespace
 
 std::string_view slug_adjective(size_t index) { return kAdjectives.at(index); }
@@ -192,7 +225,9 @@ std::string create_session_slug(const UniformSource& random, const IsTaken& is_t
 }
 
 std::optional<std::string> derive_session_name(std::string_view command) {
-  std::vector<std::string_view> tokens = tokenize(command);
+  std::vector<std::string_view> tokens = tokenize(first_command(command));
+  // A command line that starts with a separator: name it by its words as the reference does.
+  if (tokens.empty()) tokens = tokenize(command);
   if (tokens.empty()) return std::nullopt;
   std::string_view verb = tokens[0];
   std::string_view target;

@@ -29,13 +29,15 @@ std::string_view slug_noun(size_t index);
 size_t slug_adjective_count();
 size_t slug_noun_count();
 
-/// The reference's deriveSessionName: split the command into shell-like words (double-quoted
-/// strings with backslash escapes and single-quoted strings stay inside a word), strip one
-/// level of surrounding quotes, and return "<verb> <target>" where target is the first later
-/// word not starting with '-' (else the second word), middle-truncated to 48 units; the verb
-/// alone when there is no second word. nullopt when the command has no words.
+/// The reference's deriveSessionName, applied to the first command only: cut the command at
+/// its first separator outside quotes (`;`, `&&`, `||`, `|`, `&`, newline), split that into
+/// shell-like words (double-quoted strings with backslash escapes and single-quoted strings
+/// stay inside a word), strip one level of surrounding quotes, and return "<verb> <target>"
+/// where target is the first later word not starting with '-' (else the second word),
+/// middle-truncated to 48 units; the verb alone when there is no second word. nullopt when
+/// the command has no words.
 /// Examples: "npm run build" -> "npm run", "ls -la" -> "ls -la",
-/// "echo start; sleep 1; echo hi; exit 3" -> "echo start;".
+/// "echo start; sleep 1; echo hi; exit 3" -> "echo start" (the reference: "echo start;").
 std::optional<std::string> derive_session_name(std::string_view command);
 
 }  // namespace clawexec::session

@@ -121,7 +121,6 @@ TEST(DeriveSessionName, MatchesReference) {
       {"npm run build", "npm run"},
       {"ls -la", "ls -la"},
       {"sleep 5", "sleep 5"},
-      {"echo start; sleep 1; echo hi; exit 3", "echo start;"},
       {"python3 -m http.server 8000", "python3 http.server"},
       {"git commit -m \"fix the thing\"", "git commit"},
       {"\"/usr/bin/my tool\" --flag value", "/usr/bin/my tool value"},
@@ -144,6 +143,28 @@ TEST(DeriveSessionName, MatchesReference) {
       EXPECT_EQ(*name, c.name);
     }
   }
+}
+
+TEST(DeriveSessionName, NamesTheFirstCommandWithoutItsSeparator) {
+  // The reference names "echo start; sleep 1; echo hi; exit 3" "echo start;".
+  EXPECT_EQ(derive_session_name("echo start; sleep 1; echo hi; exit 3"), "echo start");
+  EXPECT_EQ(derive_session_name("sleep 1;"), "sleep 1");
+  EXPECT_EQ(derive_session_name("sleep 1 ; echo x"), "sleep 1");
+  EXPECT_EQ(derive_session_name("cd /src && make -j2"), "cd /src");
+  EXPECT_EQ(derive_session_name("make||echo failed"), "make");
+  EXPECT_EQ(derive_session_name("yes | head -n 3"), "yes");
+  EXPECT_EQ(derive_session_name("sleep 30 &"), "sleep 30");
+  EXPECT_EQ(derive_session_name("npm test\necho done"), "npm test");
+  EXPECT_EQ(derive_session_name("sleep 2\r\nx"), "sleep 2");
+  // Not separators: quoted, escaped, or part of a redirection.
+  EXPECT_EQ(derive_session_name("echo 'a; b' c"), "echo a; b");
+  EXPECT_EQ(derive_session_name("echo \"x | y\"; z"), "echo x | y");
+  EXPECT_EQ(derive_session_name("find . -exec rm {} \\; -print"), "find .");
+  EXPECT_EQ(derive_session_name("make 2>&1 | tee log"), "make 2>&1");
+  EXPECT_EQ(derive_session_name("make &>log; ls"), "make &>log");
+  // Nothing before the first separator: the whole line's words, as the reference.
+  EXPECT_EQ(derive_session_name("; ls -l"), "; ls");
+  EXPECT_EQ(derive_session_name(";"), ";");
 }
 
 TEST(DeriveSessionName, QuotesAreStrippedOnceForTokensAndAgainForTheName) {

@@ -31,6 +31,32 @@ std::shared_ptr<Session> Registry::finished(std::string_view id) const {
   return it == finished_.end() ? nullptr : it->second.session;
 }
 
+Result<std::string> Registry::resolve_id(std::string_view text, std::string_view scope_key) const {
+  auto in_scope = [scope_key](const Session& s) { return s.scope_key == scope_key; };
+  if (auto s = running(text); s && in_scope(*s)) return std::string(text);
+  if (auto s = finished(text); s && in_scope(*s)) return std::string(text);
+  std::vector<std::string> candidates;
+  auto collect = [&](const auto& map, auto session_of) {
+    for (auto it = map.lower_bound(text); it != map.end() && it->first.starts_with(text); ++it) {
+      // Words are never prefixes of other words, so a complete id is only ever the start of
+      // a longer id at a '-' ("cozy-owl" of "cozy-owl-2"): that text is the id of a session
+      // that is gone, not an abbreviation, and must not reach another session.
+      if (it->first.size() > text.size() && it->first[text.size()] == '-') continue;
+      if (in_scope(*session_of(it->second))) candidates.push_back(it->first);
+    }
+  };
+  collect(running_, [](const std::shared_ptr<Session>& s) { return s; });
+  collect(finished_, [](const Finished& f) { return f.session; });
+  if (candidates.empty()) return std::string(text);
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  if (candidates.size() == 1) return candidates.front();
+  std::string list;
+  for (const std::string& c : candidates) list += (list.empty() ? "" : ", ") + c;
+  return Error::invalid("Session id prefix \"" + std::string(text) + "\" is ambiguous: it starts " +
+                        std::to_string(candidates.size()) + " sessions (" + list + "). Use the full session id.");
+}
+
 void Registry::mark_backgrounded(Session& session) { session.backgrounded = true; }
 
 void Registry::mark_exited(Session& session, ExitRecord exit, int64_t now_ms) {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
 #include "session/names.h"
 #include "session/session.h"
 
@@ -34,6 +35,14 @@ class Registry {
   std::shared_ptr<Session> running(std::string_view id) const;
   /// A retained finished session, or nullptr.
   std::shared_ptr<Session> finished(std::string_view id) const;
+
+  /// The session id `process` was given: `text` itself when a session started in
+  /// `scope_key` (running or retained) has that id, else the id of the one such session it is
+  /// a prefix of (completion notices show only 8 characters of the id). A prefix that ends
+  /// where a longer id continues with '-' is not an abbreviation but the id of a session that
+  /// is gone ("cozy-owl" never names "cozy-owl-2"). Several: an error naming the prefix and
+  /// listing the candidates. None: `text` (the caller reports "No session found").
+  Result<std::string> resolve_id(std::string_view text, std::string_view scope_key) const;
 
   void mark_backgrounded(Session& session);
 

@@ -40,6 +40,34 @@ TEST(Registry, LiveCountIsPerScopeAndIncludesHiddenRunsUntilTheyExit) {
   EXPECT_EQ(r.live_count("a"), 0u);
 }
 
+TEST(Registry, AUniqueIdPrefixWithinTheScopeNamesItsSession) {
+  Registry r([](uint32_t) { return 0u; });  // every id has the same base: "<a>-<n>", "<a>-<n>-2", ...
+  auto first = start(r, 1000, true);
+  auto second = start(r, 1000, true);
+  first->scope_key = second->scope_key = "a";
+  ASSERT_EQ(second->id, first->id + "-2");
+  EXPECT_EQ(r.resolve_id(first->id, "a").value(), first->id) << "an exact id wins over longer ones";
+  EXPECT_EQ(r.resolve_id(first->id + "-", "a").value(), second->id);
+  r.mark_exited(*second, code(0), 2000);  // retained finished sessions count too
+  EXPECT_EQ(r.resolve_id(first->id + "-", "a").value(), second->id);
+
+  std::string prefix = first->id.substr(0, first->id.size() - 1);  // ends inside a word
+  Result<std::string> ambiguous = r.resolve_id(prefix, "a");
+  ASSERT_FALSE(ambiguous.ok());
+  EXPECT_EQ(ambiguous.error().message, "Session id prefix \"" + prefix + "\" is ambiguous: it starts 2 sessions (" +
+                                           first->id + ", " + second->id + "). Use the full session id.");
+  // Another scope's sessions are neither found nor candidates; no match gives the text back.
+  auto other = start(r, 1000, true);
+  other->scope_key = "b";
+  EXPECT_EQ(r.resolve_id(other->id, "a").value(), other->id);
+  EXPECT_EQ(r.resolve_id(prefix, "b").value(), other->id);
+  EXPECT_EQ(r.resolve_id("zzz", "a").value(), "zzz");
+  // The id of a session that is gone never names the session whose id continues it with '-'.
+  r.remove(first->id);
+  EXPECT_EQ(r.resolve_id(first->id, "a").value(), first->id);
+  EXPECT_EQ(r.resolve_id(prefix, "a").value(), second->id);
+}
+
 TEST(Registry, ForegroundRunsAreForgottenWhenTheyExit) {
   // Conformance §8.2 #57.
   Registry r(counter_random);

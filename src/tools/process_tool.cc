@@ -117,6 +117,9 @@ void ProcessAction::run() {
   id_ = string_arg(args_, "sessionId").value_or("");
   if (id_.empty()) return respond(fail("sessionId is required for this action."));
   session::Registry& registry = service_.registry();
+  Result<std::string> resolved = registry.resolve_id(id_, scope_key_);  // a unique prefix names its session
+  if (!resolved.ok()) return respond(fail(resolved.error().message));
+  id_ = std::move(resolved).value();
   if (auto s = registry.running(id_); in_scope(s)) running_ = s;
   if (auto s = registry.finished(id_); in_scope(s)) finished_ = s;
   if (action == "poll") return poll();

@@ -8,13 +8,35 @@
 
 namespace clawexec::tools {
 
+namespace {
+
+bool model_allowed(const std::vector<std::string>& allow_models, std::string_view model) {
+  std::string wanted = lower_trimmed(model);
+  return std::any_of(allow_models.begin(), allow_models.end(),
+                     [&](const std::string& entry) { return lower_trimmed(entry) == wanted; });
+}
+
+}  // namespace
+
 bool apply_patch_available(const config::ApplyPatchSettings& settings, std::string_view model) {
   if (!settings.enabled) return false;
   if (!settings.allow_models || settings.allow_models->empty()) return true;
-  std::string wanted = lower_trimmed(model);
-  if (wanted.empty()) return false;
-  return std::any_of(settings.allow_models->begin(), settings.allow_models->end(),
-                     [&](const std::string& entry) { return lower_trimmed(entry) == wanted; });
+  return lower_trimmed(model).empty() || model_allowed(*settings.allow_models, model);
+}
+
+std::optional<std::string> apply_patch_refusal(const config::ApplyPatchSettings& settings, std::string_view model) {
+  if (!settings.allow_models || settings.allow_models->empty()) return std::nullopt;
+  if (lower_trimmed(model).empty()) {
+    return std::string(
+        "apply_patch is not available: tools.exec.applyPatch.allowModels is set and this call names no model "
+        "(initialize params.model or params._meta.model, tools/call _meta[\"x-codex-turn-metadata\"].model, "
+        "or clawexec serve --model).");
+  }
+  if (!model_allowed(*settings.allow_models, model)) {
+    return "apply_patch is not available to model \"" + std::string(model) +
+           "\": tools.exec.applyPatch.allowModels does not list it.";
+  }
+  return std::nullopt;
 }
 
 std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, std::string_view model) {

@@ -5,6 +5,8 @@
 // exec pipeline or the patch engine behind them.
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,9 +16,14 @@
 
 namespace clawexec::tools {
 
-/// tools.exec.applyPatch: enabled, and allowModels (when set) names `model` (case-insensitive).
-/// Like the reference, an allow-list with no known model leaves the tool unavailable.
+/// tools.exec.applyPatch: enabled, and allowModels (when set) names `model` (case-insensitive)
+/// or no model is known yet: a client may name its model per call (Codex does), and each call
+/// is checked by apply_patch_refusal.
 bool apply_patch_available(const config::ApplyPatchSettings& settings, std::string_view model);
+
+/// Why an apply_patch call acting for `model` may not run (allowModels), if it may not. Like the
+/// reference, an allow-list matches no unknown model.
+std::optional<std::string> apply_patch_refusal(const config::ApplyPatchSettings& settings, std::string_view model);
 
 /// The tools a client working for `model` (may be empty) is offered, in listing order: those
 /// the tool policy (ServiceConfig::tools) allows, apply_patch only when tools.exec.applyPatch

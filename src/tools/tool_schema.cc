@@ -14,8 +14,9 @@ namespace {
 
 constexpr std::string_view kExecDescription =
     "Run shell now; background continuation supported. Use yieldMs/background, then process for "
-    "logs/status/input/intervention. Long run: automatic completion wake when enabled and "
-    "output/failure occurs; otherwise process confirms completion. TTY CLI/UI/coding agent: "
+    "logs/status/input/intervention. Long run: nothing wakes you when it ends; poll it with "
+    "process (poll can wait up to 30 s) to confirm completion, or read the `Exec completed` "
+    "notification if your client shows MCP log messages. TTY CLI/UI/coding agent: "
     "pty=true. Quote arguments containing shell metacharacters, including URL query strings with "
     "`?` or `&`.";
 

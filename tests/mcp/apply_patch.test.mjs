@@ -1,7 +1,8 @@
 // apply_patch over MCP and on the command line: listed by default, the reference's success and
 // no-op texts with structuredContent.summary, thrown errors as isError results, nothing written
 // when a later hunk fails, the size limits, and tools.exec.applyPatch.enabled / allowModels
-// hiding the tool. (Protected paths: attack_apply_patch.test.mjs.)
+// hiding or refusing the tool (with the model from initialize, serve --model, or Codex's per-call
+// `_meta["x-codex-turn-metadata"].model`). (Protected paths: attack_apply_patch.test.mjs.)
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -117,13 +118,64 @@ describe("apply_patch configuration", () => {
     }
   });
 
-  test("allowModels without a known model id hides the tool", async () => {
+  test("allowModels without a known model id lists the tool, and a call that names no model is refused", async () => {
     const s = await startServer({ config: { tools: { exec: { applyPatch: { allowModels: ["gpt-5.4"] } } } } });
     try {
       const { tools } = await s.client.listTools();
-      assert.equal(tools.some((t) => t.name === "apply_patch"), false);
+      assert.equal(tools.some((t) => t.name === "apply_patch"), true, "the model may still be named per call");
+      const r = await s.call("apply_patch", { input: patch("*** Add File: never.txt\n+x\n") });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^apply_patch is not available: tools\.exec\.applyPatch\.allowModels is set and this call names no model/);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe("allowModels with the model Codex names per call", () => {
+  const config = { tools: { exec: { applyPatch: { allowModels: ["GPT-5.4"] } } } };
+  /** apply_patch with `_meta["x-codex-turn-metadata"] = turn` (as Codex CLI sends it). */
+  const callWith = async (s, turn, file) => {
+    const raw = await s.client.callTool({
+      name: "apply_patch",
+      arguments: { input: patch(`*** Add File: ${file}\n+x\n`) },
+      _meta: { "x-codex-turn-metadata": turn },
+    });
+    return { text: raw.content?.[0]?.text, isError: raw.isError === true };
+  };
+
+  test("a listed per-call model may patch, another is refused naming it", async () => {
+    const ws = scratchDir();
+    const s = await startServer({ config, cwd: ws.dir });
+    try {
+      const ok = await callWith(s, { turn_id: "t1", model: "gpt-5.4", reasoning_effort: "high" }, "codex.txt");
+      assert.equal(ok.isError, false, ok.text);
+      assert.ok(existsSync(join(ws.dir, "codex.txt")));
+      const text = await callWith(s, JSON.stringify({ model: "gpt-5.4" }), "as-text.txt");
+      assert.equal(text.isError, false, "the metadata's JSON text is read too");
+      const other = await callWith(s, { model: "gpt-4o" }, "other.txt");
+      assert.equal(other.isError, true);
+      assert.equal(other.text, 'apply_patch is not available to model "gpt-4o": tools.exec.applyPatch.allowModels does not list it.');
+      assert.equal(existsSync(join(ws.dir, "other.txt")), false);
+    } finally {
+      await s.close();
+      ws.cleanup();
+    }
+  });
+
+  test("the per-call model wins over serve --model", async () => {
+    const ws = scratchDir();
+    const s = await startServer({ config, cwd: ws.dir, args: ["--model", "gpt-5.4"] });
+    try {
+      assert.equal((await s.client.listTools()).tools.some((t) => t.name === "apply_patch"), true);
+      const other = await callWith(s, { model: "o3" }, "o3.txt");
+      assert.equal(other.isError, true);
+      assert.match(other.text, /not available to model "o3"/);
+      const plain = await s.call("apply_patch", { input: patch("*** Add File: plain.txt\n+x\n") });
+      assert.equal(plain.isError, false, "without per-call metadata the serve model decides");
+    } finally {
+      await s.close();
+      ws.cleanup();
     }
   });
 });

@@ -203,3 +203,23 @@ async function waitFinished(server, id) {
     return r.details.sessions.find((e) => e.sessionId === id && e.status !== "running");
   }, 8000, `${id} to finish`);
 }
+
+describe("the id a notification shows", () => {
+  test("process accepts the 8-character id of a completion notification (a unique prefix)", async () => {
+    const t = await startServer();
+    try {
+      const b = await background(t, "sleep 0.2; echo by-prefix");
+      const text = await eventText(t, b.id);
+      const shown = /^Exec completed \(([^,]+), code 0\)/.exec(text)[1];
+      assert.equal(shown, b.id.slice(0, 8));
+      const log = await t.call("process", { action: "log", sessionId: shown });
+      assert.equal(log.isError, false, log.text);
+      assert.match(log.text, /by-prefix/);
+      assert.equal(log.details.sessionId, b.id, "the result names the full id");
+      const poll = await t.call("process", { action: "poll", sessionId: shown });
+      assert.equal(poll.details.sessionId, b.id);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -168,7 +168,7 @@ describe("poll", { concurrency: 4 }, () => {
     assert.equal(r.details.status, "running");
     assert.equal(r.details.sessionId, b.id);
     assert.equal(r.details.aggregated, "first-line\n");
-    assert.equal(r.details.name, "echo first-line;");
+    assert.equal(r.details.name, "echo first-line", "the first command, without its separator");
     assert.equal(r.details.stdinWritable, false);
     assert.equal(r.details.waitingForInput, false);
     assert.equal(typeof r.details.idleMs, "number");

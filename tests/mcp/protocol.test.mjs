@@ -56,6 +56,23 @@ describe("lifecycle", { concurrency: 4 }, () => {
     }
   });
 
+  test("server/discover, which Claude Code sends first, gets method not found (-32601) at once", async () => {
+    const t = await startRawServer();
+    try {
+      const started = Date.now();
+      const before = await t.request("server/discover", {}, 5000);
+      assert.equal(before.error?.code, -32601, JSON.stringify(before));
+      assert.match(before.error.message, /server\/discover/);
+      assert.ok(Date.now() - started < 2000, `answered after ${Date.now() - started} ms`);
+      const init = await t.initialize("2025-11-25");
+      assert.equal(init.result.protocolVersion, "2025-11-25", "initialize still works afterwards");
+      const after = await t.request("server/discover", undefined, 5000);
+      assert.equal(after.error?.code, -32601);
+    } finally {
+      await t.close();
+    }
+  });
+
   test("ping answers an empty result", async () => {
     const res = await r.request("ping");
     assert.deepEqual(res, { jsonrpc: "2.0", id: res.id, result: {} });
@@ -79,8 +96,9 @@ describe("tools/list", () => {
     assert.equal(
       exec.description,
       "Run shell now; background continuation supported. Use yieldMs/background, then process for " +
-        "logs/status/input/intervention. Long run: automatic completion wake when enabled and output/failure " +
-        "occurs; otherwise process confirms completion. TTY CLI/UI/coding agent: pty=true. Quote arguments " +
+        "logs/status/input/intervention. Long run: nothing wakes you when it ends; poll it with process (poll " +
+        "can wait up to 30 s) to confirm completion, or read the `Exec completed` notification if your client " +
+        "shows MCP log messages. TTY CLI/UI/coding agent: pty=true. Quote arguments " +
         "containing shell metacharacters, including URL query strings with `?` or `&`.",
     );
     assert.equal(exec.inputSchema.type, "object");

@@ -172,8 +172,8 @@ export const RETRY_GUIDANCE =
 
 /** The sentence an overall timeout adds when background continuation is available (§1.5(b)). */
 export const CONTINUATION_HINT =
-  "If it should keep running, start it with exec background=true or yieldMs so OpenClaw can register a " +
-  "pollable process session. Do not rely on shell backgrounding with a trailing &.";
+  "If it should keep running, start it with exec background=true or yieldMs so it continues as a process " +
+  "session you can poll. Do not rely on shell backgrounding with a trailing &.";
 
 /** The follow-up sentence of a running result (§1.5(c)). */
 export const FOLLOW_UP =
