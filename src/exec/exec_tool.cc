@@ -226,7 +226,7 @@ void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ExecStartDone d
   // The snapshot replays the user's aliases and functions around the call's own command; a
   // command the policy rewrote to resolved executables runs as rendered (reference: no
   // snapshot for an execCommand).
-  auto shell = shell_for(config_.inherited_env);
+  auto shell = server_shell(config_);
   if (plan.rendered) shell = shell_for_rendered(shell);
   bool snapshot_wanted = plan.host == ExecHost::kGateway && !plan.rendered && plan.command == plan.original_command &&
                          shell_env_->snapshots_enabled() && shellenv::snapshot_supported(shell.first, shell.second);
@@ -279,7 +279,7 @@ void ExecService::warm_up_shell_environment() {
   // the start-up answers, made from the startup files as they were when the operator started
   // the server (the only ones strict calls are served).
   shell_env_->login_path(shellenv::StartupFileUse::kTrustedOnly, [this](const std::optional<std::string>& login_path) {
-    auto shell = shell_for(config_.inherited_env);
+    auto shell = server_shell(config_);
     shell_env_->snapshot(shell.first, shell.second, gateway_command_path(config_, login_path, PathPrependPart::kLeftOut),
                          shellenv::StartupFileUse::kTrustedOnly, [](auto) {});
   });

@@ -193,7 +193,7 @@ Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {
 
 boost::json::object explain_policy(const ServiceConfig& config, const std::string& command, const std::string& cwd,
                                    const std::string& path_env) {
-  shell::ShellDialect dialect = dialect_of(shell_for(config.inherited_env).first);
+  shell::ShellDialect dialect = dialect_of(server_shell(config).first);
   boost::json::object out;
   out["command"] = command;
   out["cwd"] = cwd;
@@ -268,7 +268,7 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const ExecR
     out.command = command;  // nothing the engine could refuse or ask about
     return out;
   }
-  prepare_decision(*g, config, command, workdir, path_env, dialect_of(shell_for(config.inherited_env).first));
+  prepare_decision(*g, config, command, workdir, path_env, dialect_of(server_shell(config).first));
   const policy::DecisionInputs& in = g->inputs;
   const std::vector<policy::AllowlistEntry>& allowlist = g->allowlist;
   const policy::HostApprovalContext& host = g->host;

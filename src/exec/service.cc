@@ -4,6 +4,7 @@
 #include "exec/service.h"
 
 #include "env/host_exec_env.h"
+#include "exec/exec_planning.h"
 
 #include <boost/asio/post.hpp>
 
@@ -16,11 +17,13 @@ namespace asio = boost::asio;
 
 namespace {
 
-// Every call's environment starts from the server's filtered one: filtered here once.
-void filter_environment_once(ServiceConfig& config) {
+// Every call's environment starts from the server's filtered one, and runs under the server's
+// shell: both depend only on the server's environment, so they are worked out here once.
+void prepare_once(ServiceConfig& config) {
   if (!config.filtered_inherited_env) {
     config.filtered_inherited_env = std::make_shared<const env::EnvList>(env::filter_inherited_env(config.inherited_env));
   }
+  if (!config.server_shell) config.server_shell = std::make_shared<const ShellInvocation>(shell_for(config.inherited_env));
 }
 
 }  // namespace
@@ -37,7 +40,11 @@ ExecService::ExecService(asio::io_context& io, ServiceConfig config)
           shellenv::ShellEnvironmentSettings{.server_env = config_.inherited_env,
                                              .home = config_.home_dir,
                                              .state_dir = config_.state_dir})) {
-  filter_environment_once(config_);
+  prepare_once(config_);
+}
+
+ShellInvocation server_shell(const ServiceConfig& config) {
+  return config.server_shell ? *config.server_shell : shell_for(config.inherited_env);
 }
 
 ExecService::~ExecService() {

@@ -75,6 +75,8 @@ struct ServiceConfig {
   env::EnvList inherited_env;
   /// inherited_env through env::filter_inherited_env, made once by the service (set: reused).
   std::shared_ptr<const env::EnvList> filtered_inherited_env;
+  /// The shell commands run under (shell_for(inherited_env)), resolved once by the service.
+  std::shared_ptr<const std::pair<std::string, std::vector<std::string>>> server_shell;
   /// The active OpenClaw state directory and the home directory (absolute), for the guard that
   /// keeps sqlite3 away from live state databases.
   std::string state_dir;
@@ -117,6 +119,9 @@ std::string gateway_command_path(const ServiceConfig& config, const std::optiona
 
 /// A shell and its arguments before the command text.
 using ShellInvocation = std::pair<std::string, std::vector<std::string>>;
+
+/// The shell of `config`'s commands: ServiceConfig::server_shell, else resolved now.
+ShellInvocation server_shell(const ServiceConfig& config);
 
 class ExecService {
  public:
