@@ -21,7 +21,7 @@
 #include "exec/gateway_approval.h"
 #include "exec/outcome.h"
 #include "exec/policy_gate.h"
-#include "exec/policy_gate_internal.h"
+#include "exec/gateway_context.h"
 #include "shell/control_guard.h"
 #include "sys/sys.h"
 
@@ -197,7 +197,9 @@ std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest
   }
   plan.command = std::move(request.command);
   if (plan.command.empty()) return Reply::thrown("Provide a command to start.");
-  if (Result<void> guard = shell::check_control_commands(plan.command); !guard.ok()) {
+  // Both guards read one analysis of the command (the state-database one needs the workdir).
+  shell::CommandGuards guards(plan.command);
+  if (Result<void> guard = guards.check_control_commands(); !guard.ok()) {
     return Reply::thrown(guard.error().message);
   }
   int64_t started = steady_ms();
@@ -212,7 +214,7 @@ std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest
                                 .home_dir = config.home_dir,
                                 .workdir = plan.workdir,
                                 .canonicalize = [](const std::string& p) { return sys::canonicalize_existing_prefix(p); }};
-    if (Result<void> guard = shell::check_state_db_access(plan.command, state); !guard.ok()) {
+    if (Result<void> guard = guards.check_state_db_access(state); !guard.ok()) {
       return Reply::thrown(guard.error().message);
     }
   }

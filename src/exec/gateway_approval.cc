@@ -19,7 +19,7 @@
 #include "approvals/store.h"
 #include "base/time.h"
 #include "base/utf.h"
-#include "exec/policy_gate_internal.h"
+#include "exec/gateway_context.h"
 #include "exec/service.h"
 #include "hash/sha256.h"
 #include "policy/analysis_summary.h"
@@ -104,7 +104,7 @@ ApprovalOutcome GatewayApproval::decide(policy::ApprovalDecision decision, const
   }
   if (!patterns.empty()) {
     approvals::ApprovalsStore store(config.approvals_paths);
-    (void)store.update([&](approvals::Document& doc) -> Result<bool> {
+    auto stored = store.update([&](approvals::Document& doc) -> Result<bool> {
       bool changed = false;
       for (const std::string& p : patterns) {
         changed |= approvals::add_allowlist_entry(doc, config.agent_id, {p, std::nullopt, "allow-always"}, epoch_ms(),
@@ -112,6 +112,7 @@ ApprovalOutcome GatewayApproval::decide(policy::ApprovalDecision decision, const
       }
       return changed;
     });
+    report_bookkeeping_failure("store the allow-always entries", config.approvals_paths.file, stored);
   }
   return out;
 }

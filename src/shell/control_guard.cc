@@ -48,10 +48,7 @@ constexpr std::string_view kStateDbMessage =
     "OpenClaw commands for live state, or inspect a private backup copy outside "
     "`OPENCLAW_STATE_DIR`.";
 
-struct Candidates {
-  std::vector<std::string> control;  // joined commands for the /approve and login matchers
-  std::vector<Argv> argvs;           // argvs for the sqlite3 rule
-};
+using Candidates = CommandGuards::Candidates;
 
 void add_candidates(const Argv& argv, Candidates& out) {
   for (std::string& c : command_payload_candidates(argv)) out.control.push_back(std::move(c));
@@ -83,8 +80,9 @@ void add_line_candidates(std::string_view command, Candidates& out) {
 
 }  // namespace
 
-UnsafeShellCommand detect_unsafe_shell_command(std::string_view command,
-                                               const StateDbContext* state_db) {
+namespace {
+
+Candidates analyse(std::string_view command) {
   std::string_view raw = js_trim(command);
   // The line may run under bash or dash: every command either of them would run is checked.
   std::vector<ShellDialect> dialects = {ShellDialect::kBash};
@@ -94,7 +92,8 @@ UnsafeShellCommand detect_unsafe_shell_command(std::string_view command,
   for (ShellDialect dialect : dialects) {
     Explanation explanation = explain_command(raw, dialect);
     if (explanation.outcome == ExplainOutcome::kWorkLimitExceeded) {
-      return UnsafeShellCommand::kIncompleteAnalysis;
+      candidates.incomplete = true;
+      return candidates;
     }
     if (explanation.outcome == ExplainOutcome::kUnparseable && !line_candidates) {
       add_line_candidates(raw, candidates);
@@ -102,6 +101,11 @@ UnsafeShellCommand detect_unsafe_shell_command(std::string_view command,
     }
     for (const ExplainedCommand& step : explanation.commands) add_candidates(step.argv, candidates);
   }
+  return candidates;
+}
+
+UnsafeShellCommand verdict(const Candidates& candidates, const StateDbContext* state_db) {
+  if (candidates.incomplete) return UnsafeShellCommand::kIncompleteAnalysis;
   for (const std::string& candidate : candidates.control) {
     if (is_approve_command(candidate)) return UnsafeShellCommand::kApprove;
     if (is_channel_login_command(candidate)) return UnsafeShellCommand::kChannelLogin;
@@ -117,8 +121,8 @@ UnsafeShellCommand detect_unsafe_shell_command(std::string_view command,
   return UnsafeShellCommand::kNone;
 }
 
-Result<void> check_control_commands(std::string_view command) {
-  switch (detect_unsafe_shell_command(command)) {
+Result<void> control_result(UnsafeShellCommand kind) {
+  switch (kind) {
     case UnsafeShellCommand::kIncompleteAnalysis:
       return Error::rejected(std::string(kWorkLimitMessage));
     case UnsafeShellCommand::kApprove:
@@ -132,8 +136,8 @@ Result<void> check_control_commands(std::string_view command) {
   }
 }
 
-Result<void> check_state_db_access(std::string_view command, const StateDbContext& context) {
-  switch (detect_unsafe_shell_command(command, &context)) {
+Result<void> state_db_result(UnsafeShellCommand kind) {
+  switch (kind) {
     case UnsafeShellCommand::kIncompleteAnalysis:
       return Error::rejected(std::string(kWorkLimitMessage));
     case UnsafeShellCommand::kLiveStateSqlite:
@@ -141,6 +145,26 @@ Result<void> check_state_db_access(std::string_view command, const StateDbContex
     default:
       return {};
   }
+}
+
+}  // namespace
+
+UnsafeShellCommand detect_unsafe_shell_command(std::string_view command, const StateDbContext* state_db) {
+  return verdict(analyse(command), state_db);
+}
+
+Result<void> check_control_commands(std::string_view command) { return control_result(detect_unsafe_shell_command(command)); }
+
+Result<void> check_state_db_access(std::string_view command, const StateDbContext& context) {
+  return state_db_result(detect_unsafe_shell_command(command, &context));
+}
+
+CommandGuards::CommandGuards(std::string_view command) : candidates_(analyse(command)) {}
+
+Result<void> CommandGuards::check_control_commands() const { return control_result(verdict(candidates_, nullptr)); }
+
+Result<void> CommandGuards::check_state_db_access(const StateDbContext& context) const {
+  return state_db_result(verdict(candidates_, &context));
 }
 
 }  // namespace clawexec::shell

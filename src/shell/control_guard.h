@@ -31,6 +31,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 
@@ -76,5 +77,25 @@ Result<void> check_control_commands(std::string_view command);
 /// The additional gateway-host check: sqlite3 on the live state database (and the work
 /// limit). Error code kRejected with the reference's message.
 Result<void> check_state_db_access(std::string_view command, const StateDbContext& context);
+
+/// Both guards over one analysis of `command` (the exec pipeline runs the control check, then,
+/// once the working directory is known, the state-database check: the line is explained and
+/// expanded into candidates once, not twice). The same verdicts as the two functions above.
+class CommandGuards {
+ public:
+  explicit CommandGuards(std::string_view command);
+  Result<void> check_control_commands() const;
+  Result<void> check_state_db_access(const StateDbContext& context) const;
+
+  /// The candidates every rule tests (internal to the guards).
+  struct Candidates {
+    bool incomplete = false;               // the explanation work limit was exceeded
+    std::vector<std::string> control;      // joined commands for the /approve and login matchers
+    std::vector<std::vector<std::string>> argvs;  // argvs for the operator-CLI and sqlite3 rules
+  };
+
+ private:
+  Candidates candidates_;
+};
 
 }  // namespace clawexec::shell

@@ -236,5 +236,32 @@ TEST(DetectUnsafeShellCommand, SurvivesArbitraryInput) {
   }
 }
 
+// The exec pipeline analyses a line once for both guards: the verdicts must be the ones the
+// separate checks give, for every kind of line.
+TEST(CommandGuards, OneAnalysisGivesTheSeparateChecksVerdicts) {
+  StateDbContext ctx{"/home/u/.openclaw", "/home/u", "/wd", nullptr};
+  const std::string deep = std::string(3000, '(') + "true" + std::string(3000, ')');
+  for (std::string_view command : std::vector<std::string_view>{"true", "echo hi | wc -c", "/approve abc allow-once", "bash -c '/approve abc deny'",
+        "openclaw channels login", "clawexec approvals set x", "sqlite3 ~/.openclaw/state.db .dump",
+        "sqlite3 /tmp/other.db", "env FOO=1 sqlite3 $OPENCLAW_STATE_DIR/x.db", "echo 'unterminated",
+        "if then fi\n/approve a deny", deep}) {
+    CommandGuards guards(command);
+    Result<void> control = guards.check_control_commands();
+    Result<void> separate_control = check_control_commands(command);
+    ASSERT_EQ(control.ok(), separate_control.ok()) << command;
+    if (!control.ok()) {
+      EXPECT_EQ(control.error().message, separate_control.error().message) << command;
+    }
+    Result<void> db = guards.check_state_db_access(ctx);
+    Result<void> separate_db = check_state_db_access(command, ctx);
+    ASSERT_EQ(db.ok(), separate_db.ok()) << command;
+    if (!db.ok()) {
+      EXPECT_EQ(db.error().message, separate_db.error().message) << command;
+    }
+  }
+  EXPECT_FALSE(CommandGuards("sqlite3 ~/.openclaw/state.db").check_state_db_access(ctx).ok());
+  EXPECT_FALSE(CommandGuards("/approve abc allow-once").check_control_commands().ok());
+}
+
 }  // namespace
 }  // namespace clawexec::shell

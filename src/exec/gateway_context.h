@@ -1,7 +1,7 @@
 #pragma once
-// Internals shared by the policy gate (policy_gate.cc) and the approval flow
-// (gateway_approval.cc): the evaluation context of one gateway decision and the helpers that
-// turn a decision into what exec does.
+// Internal to the exec module: the evaluation context of one gateway decision and the helpers
+// that turn a decision into what exec does, shared by the policy gate (policy_gate.cc) and the
+// approval flow (gateway_approval.cc) so that neither includes the other.
 
 #include <functional>
 #include <memory>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "exec/service.h"
+#include "exec/target.h"
 #include "policy/decide.h"
 #include "policy/modes.h"
 #include "policy/safe_bins.h"
@@ -25,6 +26,17 @@ struct GatewayContext {
   policy::Decision decision;  // filled by the gate once decided
   std::string agent_id;
 };
+
+/// The policy inputs of a call on `host` (request: for the per-call `ask`; may be null).
+policy::ExecCallPolicyInputs call_inputs(const ServiceConfig& config, ExecHost host, const ExecRequest* request);
+
+/// Approvals bookkeeping (recording an allowlist entry's use, storing allow-always) never stops
+/// or undoes a command, but its failure is not silent: one line on stderr naming `file`.
+void report_bookkeeping_error(std::string_view what, const std::string& file, const Error& error);
+template <typename T>
+void report_bookkeeping_failure(std::string_view what, const std::string& file, const Result<T>& result) {
+  if (!result.ok()) report_bookkeeping_error(what, file, result.error());
+}
 
 /// The effective host policy of a call (request: for the per-call `ask`; may
 /// be null). Errors: the security-floor denial.
