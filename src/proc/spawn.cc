@@ -95,9 +95,7 @@ Result<ChildStdio> prepare_stdio(const SpawnSpec& spec, SpawnedShim& shim) {
     // Opened with O_NOCTTY (the server must not acquire it); the command makes it its
     // controlling terminal itself (setsid + TIOCSCTTY in the supervisor).
     child.in = TRY(sys::open_terminal(pty.slave_path));
-    int dup_fd = ::fcntl(pty.master.get(), F_DUPFD_CLOEXEC, 0);
-    if (dup_fd < 0) return Error::from_errno("dup PTY master", errno);
-    shim.input.reset(dup_fd);
+    shim.input = TRY(sys::duplicate_fd(pty.master.get(), "dup PTY master"));
     shim.output = std::move(pty.master);
     return child;
   }

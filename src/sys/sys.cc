@@ -31,6 +31,12 @@ Result<Pipe> make_pipe(int extra_flags) {
   return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
+Result<UniqueFd> duplicate_fd(int fd, std::string_view what) {
+  int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0) return Error::from_errno(std::string(what), errno);
+  return UniqueFd(copy);
+}
+
 Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair() {
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {

@@ -21,6 +21,8 @@ struct Pipe {
 
 /// pipe2(O_CLOEXEC | extra_flags).
 Result<Pipe> make_pipe(int extra_flags = 0);
+/// A close-on-exec duplicate of `fd`; `what` names it in the error ("dup PTY master: ...").
+Result<UniqueFd> duplicate_fd(int fd, std::string_view what);
 
 /// A connected AF_UNIX SOCK_SEQPACKET pair, both ends close-on-exec.
 Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair();
