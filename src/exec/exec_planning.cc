@@ -65,8 +65,8 @@ Result<bool> resolve_elevated(const ElevatedSettings& settings, std::optional<bo
   return true;
 }
 
-// Until the approvals engine exists only the reference default (security=full, ask=off) and
-// an explicit deny are honoured; anything that would need allowlists or approval fails closed.
+// The call's working directory: the requested one (trimmed), the configured default, or the
+// server's current directory, resolved to a canonical existing directory.
 struct Workdir {
   std::string path;     // canonical directory, when available
   std::string request;  // what was asked for (for the unavailable text)

@@ -205,20 +205,20 @@ void ExecService::launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
   if (!plan.preflight) return launch_checked(std::move(plan), std::move(ctx), std::move(done));
   // An approved command still preflighted (inline approval): reading and scanning its scripts
   // happens off the io thread.
-  auto call = std::make_shared<std::tuple<ExecPlan, CallContext, ExecStartDone, Result<void>>>(
-      std::move(plan), std::move(ctx), std::move(done), Result<void>{});
-  off_io_thread(
-      [call] {
-        auto& [p, c, d, checked] = *call;
-        checked = run_script_preflight(p.original_command, p.workdir);
-      },
-      [this, call] {
-        auto& [p, c, d, checked] = *call;
-        if (!checked.ok()) return d(Reply::thrown(checked.error().message));
-        p.preflight = false;
-        launch_checked(std::move(p), std::move(c), std::move(d));
-      },
-      [call] { std::get<2>(*call)(Reply::thrown(kStoppingText)); });
+  struct Preflighting {
+    ExecPlan plan;
+    CallContext ctx;
+    ExecStartDone done;
+    Result<void> checked;
+  };
+  auto call = std::make_shared<Preflighting>(Preflighting{std::move(plan), std::move(ctx), std::move(done), {}});
+  off_io_thread([call] { call->checked = run_script_preflight(call->plan.original_command, call->plan.workdir); },
+                [this, call] {
+                  if (!call->checked.ok()) return call->done(Reply::thrown(call->checked.error().message));
+                  call->plan.preflight = false;
+                  launch_checked(std::move(call->plan), std::move(call->ctx), std::move(call->done));
+                },
+                [call] { call->done(Reply::thrown(kStoppingText)); });
 }
 
 void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ExecStartDone done) {
@@ -231,16 +231,23 @@ void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ExecStartDone d
   bool snapshot_wanted = plan.host == ExecHost::kGateway && !plan.rendered && plan.command == plan.original_command &&
                          shell_env_->snapshots_enabled() && shellenv::snapshot_supported(shell.first, shell.second);
   if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), shell, nullptr);
-  auto pending = std::make_shared<std::tuple<ExecPlan, CallContext, ExecStartDone>>(std::move(plan), std::move(ctx), std::move(done));
-  std::string capture_path = std::get<0>(*pending).snapshot_path;
-  shellenv::StartupFileUse use = std::get<0>(*pending).startup_files;
+  struct AwaitingSnapshot {
+    ExecPlan plan;
+    CallContext ctx;
+    ExecStartDone done;
+  };
+  auto pending = std::make_shared<AwaitingSnapshot>(AwaitingSnapshot{std::move(plan), std::move(ctx), std::move(done)});
+  std::string capture_path = pending->plan.snapshot_path;
+  shellenv::StartupFileUse use = pending->plan.startup_files;
   begin_preparing();
   shell_env_->snapshot(shell.first, shell.second, capture_path, use,
                        [this, pending, shell](std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
-                         auto& [p, c, d] = *pending;
-                         if (!end_preparing()) return d(Reply::thrown(kStoppingText));
-                         if (c.cancel && c.cancel->cancelled()) return d(Reply::thrown("Tool execution was aborted"));
-                         spawn_plan(std::move(p), std::move(c), std::move(d), shell, std::move(snapshot));
+                         AwaitingSnapshot& p = *pending;
+                         if (!end_preparing()) return p.done(Reply::thrown(kStoppingText));
+                         if (p.ctx.cancel && p.ctx.cancel->cancelled()) {
+                           return p.done(Reply::thrown("Tool execution was aborted"));
+                         }
+                         spawn_plan(std::move(p.plan), std::move(p.ctx), std::move(p.done), shell, std::move(snapshot));
                        });
 }
 

@@ -15,20 +15,22 @@ constexpr std::string_view kBackgroundHint =
     "\n\nIf it should keep running, start it with exec background=true or yieldMs so it continues "
     "as a process session you can poll. Do not rely on shell backgrounding with a trailing &.";
 
-std::string failure_kind_for(const RunEnd& end, bool shell_failure) {
-  if (shell_failure) return end.exit_code == 127 ? "shell-command-not-found" : "shell-not-executable";
-  if (end.reason == "overall-timeout") return "overall-timeout";
-  if (end.reason == "no-output-timeout") return "no-output-timeout";
-  if (!end.exit_signal.empty()) return "signal";
-  return "aborted";
+using session::ExitReason;
+
+FailureKind failure_kind_for(const RunEnd& end, bool shell_failure) {
+  if (shell_failure) return end.exit_code == 127 ? FailureKind::kShellCommandNotFound : FailureKind::kShellNotExecutable;
+  if (end.reason == ExitReason::kOverallTimeout) return FailureKind::kOverallTimeout;
+  if (end.reason == ExitReason::kNoOutputTimeout) return FailureKind::kNoOutputTimeout;
+  if (!end.exit_signal.empty()) return FailureKind::kSignal;
+  return FailureKind::kAborted;
 }
 
-std::string failure_text(std::string_view kind, const RunEnd& end, std::optional<double> timeout_seconds,
+std::string failure_text(FailureKind kind, const RunEnd& end, std::optional<double> timeout_seconds,
                          bool continuation_available) {
   std::string guidance = "\n\n" + std::string(session::kTimeoutRetryGuidance);
-  if (kind == "shell-command-not-found") return "Command not found";
-  if (kind == "shell-not-executable") return "Command not executable (permission denied)";
-  if (kind == "overall-timeout") {
+  if (kind == FailureKind::kShellCommandNotFound) return "Command not found";
+  if (kind == FailureKind::kShellNotExecutable) return "Command not executable (permission denied)";
+  if (kind == FailureKind::kOverallTimeout) {
     std::string text = timeout_seconds && *timeout_seconds > 0
                            ? "Command timed out after " + json::js_number(*timeout_seconds) + " seconds."
                            : "Command timed out.";
@@ -36,8 +38,8 @@ std::string failure_text(std::string_view kind, const RunEnd& end, std::optional
     if (continuation_available) text += kBackgroundHint;
     return text;
   }
-  if (kind == "no-output-timeout") return "Command timed out waiting for output." + guidance;
-  if (kind == "signal") return "Command aborted by signal " + end.exit_signal;
+  if (kind == FailureKind::kNoOutputTimeout) return "Command timed out waiting for output." + guidance;
+  if (kind == FailureKind::kSignal) return "Command aborted by signal " + end.exit_signal;
   return "Command aborted before exit code was captured";
 }
 
@@ -51,10 +53,23 @@ json::Value nullable(const std::string& v) { return v.empty() ? json::Value(null
 
 }  // namespace
 
+std::string_view to_string(FailureKind kind) {
+  switch (kind) {
+    case FailureKind::kShellCommandNotFound: return "shell-command-not-found";
+    case FailureKind::kShellNotExecutable: return "shell-not-executable";
+    case FailureKind::kOverallTimeout: return "overall-timeout";
+    case FailureKind::kNoOutputTimeout: return "no-output-timeout";
+    case FailureKind::kSignal: return "signal";
+    case FailureKind::kAborted: return "aborted";
+    case FailureKind::kRuntimeError: return "runtime-error";
+  }
+  return "aborted";
+}
+
 ExecOutcome build_exit_outcome(const RunEnd& end, std::string_view trimmed_output, int64_t duration_ms,
                                std::optional<double> timeout_seconds, bool continuation_available) {
   int code = end.exit_code.value_or(0);
-  bool normal = end.reason == "exit";
+  bool normal = end.reason == ExitReason::kExit;
   bool shell_failure = code == 126 || code == 127;
   ExecOutcome out;
   out.exit_signal = end.exit_signal;
@@ -73,9 +88,9 @@ ExecOutcome build_exit_outcome(const RunEnd& end, std::string_view trimmed_outpu
   }
   out.exit_code = end.exit_code;
   out.aggregated = std::string(trimmed_output);
-  out.timed_out = end.reason == "overall-timeout" || end.reason == "no-output-timeout";
+  out.timed_out = session::is_timeout(end.reason);
   out.failure_kind = failure_kind_for(end, shell_failure);
-  out.reason = join_failure(trimmed_output, failure_text(out.failure_kind, end, timeout_seconds, continuation_available));
+  out.reason = join_failure(trimmed_output, failure_text(*out.failure_kind, end, timeout_seconds, continuation_available));
   return out;
 }
 
@@ -84,7 +99,7 @@ ExecOutcome build_runtime_error_outcome(std::string_view error_text, std::string
   ExecOutcome out;
   out.duration_ms = duration_ms;
   out.aggregated = std::string(trimmed_output);
-  out.failure_kind = "runtime-error";
+  out.failure_kind = FailureKind::kRuntimeError;
   out.reason = join_failure(trimmed_output, error_text);
   return out;
 }
@@ -109,7 +124,7 @@ json::Object foreground_details(const ExecOutcome& outcome, std::string_view cwd
     d["status"] = "completed";
     d["exitCode"] = nullable(outcome.exit_code);
     d["exitSignal"] = nullable(outcome.exit_signal);
-    d["exitReason"] = outcome.exit_reason;
+    d["exitReason"] = session::to_string(outcome.exit_reason.value_or(ExitReason::kExit));
     d["durationMs"] = outcome.duration_ms;
     d["aggregated"] = outcome.aggregated;
     d["noOutputTimedOut"] = false;
@@ -119,12 +134,12 @@ json::Object foreground_details(const ExecOutcome& outcome, std::string_view cwd
   d["status"] = "failed";
   d["exitCode"] = nullable(outcome.exit_code);
   d["exitSignal"] = nullable(outcome.exit_signal);
-  d["failureKind"] = outcome.failure_kind;
-  if (!outcome.exit_reason.empty()) d["exitReason"] = outcome.exit_reason;
+  d["failureKind"] = to_string(outcome.failure_kind.value_or(FailureKind::kAborted));
+  if (outcome.exit_reason) d["exitReason"] = session::to_string(*outcome.exit_reason);
   d["durationMs"] = outcome.duration_ms;
   d["aggregated"] = outcome.aggregated;
   d["timedOut"] = outcome.timed_out;
-  if (!outcome.exit_reason.empty()) d["noOutputTimedOut"] = false;
+  if (outcome.exit_reason) d["noOutputTimedOut"] = false;
   d["cwd"] = cwd;
   return d;
 }

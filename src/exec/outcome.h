@@ -9,12 +9,28 @@
 #include <string_view>
 
 #include "json/json.h"
+#include "session/session.h"
 
 namespace clawexec::exec {
 
 /// Why a run ended, as the supervisor saw it.
+/// Why a failed run failed (details.failureKind). to_string is the one place that spells them.
+enum class FailureKind {
+  kShellCommandNotFound,
+  kShellNotExecutable,
+  kOverallTimeout,
+  kNoOutputTimeout,
+  kSignal,
+  kAborted,
+  kRuntimeError,
+};
+
+/// "shell-command-not-found", "shell-not-executable", "overall-timeout", "no-output-timeout",
+/// "signal", "aborted", "runtime-error".
+std::string_view to_string(FailureKind kind);
+
 struct RunEnd {
-  std::string reason = "exit";  // exit | signal | overall-timeout | no-output-timeout | manual-cancel
+  session::ExitReason reason = session::ExitReason::kExit;
   std::optional<int> exit_code;
   std::string exit_signal;      // "SIGTERM", or empty
 };
@@ -23,13 +39,13 @@ struct ExecOutcome {
   bool completed = false;
   std::optional<int> exit_code;
   std::string exit_signal;  // empty = null
-  std::string exit_reason;  // empty = absent (runtime errors)
+  std::optional<session::ExitReason> exit_reason;  // absent for runtime errors
   int64_t duration_ms = 0;
   /// Completed: the trimmed output plus "(Command exited with code N)" when N != 0.
   /// Failed: the trimmed output.
   std::string aggregated;
   bool timed_out = false;
-  std::string failure_kind;  // failed only
+  std::optional<FailureKind> failure_kind;  // failed only
   /// Failed only: the output followed by the failure text (what the result text shows).
   std::string reason;
 };

@@ -2,7 +2,8 @@
 // The exec tool's policy gate: the effective policy of a call (config mode/security/ask, the
 // approvals document's floor, the per-call `ask` hardening) and, on the gateway host, the
 // policy engine's decision for the command - run it (as the analysis resolved it), refuse it,
-// or, when a human would be needed, apply the ask fallback (until approvals can be asked for).
+// or, when a human is needed, hand it to an approval (elicitation, the pending-approval path)
+// or, when nobody can be asked, to the ask fallback.
 
 #include <functional>
 #include <memory>

@@ -68,7 +68,7 @@ Result<std::shared_ptr<Run>> Run::start(asio::io_context& io, session::Registry&
     run->timeout_timer_.expires_after(std::chrono::milliseconds(ms));
     run->timeout_timer_.async_wait([weak](const boost::system::error_code& ec) {
       if (ec) return;
-      if (auto self = weak.lock()) self->terminate("overall-timeout");
+      if (auto self = weak.lock()) self->terminate(session::ExitReason::kOverallTimeout);
     });
   }
   return run;
@@ -117,19 +117,19 @@ void Run::notify_listeners() {
 
 namespace {
 
-RunEnd classify(const proc::ExitStatus& status, const std::string& kill_reason) {
+RunEnd classify(const proc::ExitStatus& status, std::optional<session::ExitReason> kill_reason) {
   RunEnd end;
   end.exit_code = status.code;
   if (status.signal) {
     std::string name = session::signal_name(*status.signal);
     end.exit_signal = name.empty() ? std::to_string(*status.signal) : name;
   }
-  if (!kill_reason.empty()) {
-    end.reason = kill_reason;
+  if (kill_reason) {
+    end.reason = *kill_reason;
   } else if (status.signal || !status.code) {
-    end.reason = "signal";  // without a signal (the supervisor vanished) this is "aborted"
+    end.reason = session::ExitReason::kSignal;  // without a signal (the supervisor vanished) this is "aborted"
   } else {
-    end.reason = "exit";
+    end.reason = session::ExitReason::kExit;
   }
   return end;
 }
@@ -174,13 +174,13 @@ void Run::close_stdin() { process_->close_input(); }
 
 bool Run::cancel() {
   if (outcome_ || start_failed_) return false;
-  terminate("manual-cancel");
+  terminate(session::ExitReason::kManualCancel);
   return true;
 }
 
-void Run::terminate(std::string reason) {
-  if (outcome_ || start_failed_ || !kill_reason_.empty()) return;
-  kill_reason_ = std::move(reason);
+void Run::terminate(session::ExitReason reason) {
+  if (outcome_ || start_failed_ || kill_reason_) return;
+  kill_reason_ = reason;
   timeout_timer_.cancel();
   process_->signal_tree(SIGTERM);
   std::weak_ptr<Run> weak = shared_from_this();

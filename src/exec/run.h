@@ -69,8 +69,8 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   bool cancel() override;
   int64_t last_output_at() const override { return last_output_at_; }
 
-  /// Starts the kill sequence for `reason` ("manual-cancel" or "overall-timeout").
-  void terminate(std::string reason);
+  /// Starts the kill sequence for `reason` (kManualCancel or kOverallTimeout).
+  void terminate(session::ExitReason reason);
 
  private:
   Run(boost::asio::io_context& io, session::Registry& registry, RunRequest request, KillTiming timing);
@@ -90,7 +90,7 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   std::string text_scratch_;
   int64_t started_steady_ms_ = 0;
   int64_t last_output_at_ = 0;
-  std::string kill_reason_;
+  std::optional<session::ExitReason> kill_reason_;
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
   std::optional<ExecOutcome> outcome_;

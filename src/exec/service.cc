@@ -119,7 +119,7 @@ void ExecService::maybe_notify(const session::Session& s) {
   const session::ExitRecord& exit = *s.exit;
   std::string output = session::compact_notify_output(s.output.tail());
   bool failed = exit.status == session::TerminalStatus::kFailed;
-  if (failed && exit.exit_reason == "manual-cancel" && output.empty()) return;
+  if (failed && exit.exit_reason == session::ExitReason::kManualCancel && output.empty()) return;
   bool empty_success = config_.exec.notify_on_exit_empty_success.value_or(false);
   if (!failed && exit.exit_code == 0 && output.empty() && !empty_success) return;
   std::string text = std::string("Exec ") + (failed ? "failed" : "completed") + " (" + s.id.substr(0, 8) + ", " +

@@ -20,7 +20,7 @@ std::shared_ptr<Session> start(Registry& r, int64_t now, bool background, int64_
   return s;
 }
 
-ExitRecord code(int c) { return ExitRecord{.status = TerminalStatus::kCompleted, .exit_code = c, .exit_reason = "exit"}; }
+ExitRecord code(int c) { return ExitRecord{.status = TerminalStatus::kCompleted, .exit_code = c, .exit_reason = ExitReason::kExit}; }
 
 TEST(Registry, LiveCountIsPerScopeAndIncludesHiddenRunsUntilTheyExit) {
   Registry r(counter_random);
@@ -169,6 +169,17 @@ TEST(Registry, IdsAreUniqueAdjectiveNounSlugs) {
     EXPECT_TRUE(seen.insert(s->id).second) << s->id;
     EXPECT_NE(s->id.find('-'), std::string::npos);
   }
+}
+
+TEST(ExitReason, IsSpelledAsTheReferenceRecordsIt) {
+  EXPECT_EQ(to_string(ExitReason::kExit), "exit");
+  EXPECT_EQ(to_string(ExitReason::kSignal), "signal");
+  EXPECT_EQ(to_string(ExitReason::kOverallTimeout), "overall-timeout");
+  EXPECT_EQ(to_string(ExitReason::kNoOutputTimeout), "no-output-timeout");
+  EXPECT_EQ(to_string(ExitReason::kManualCancel), "manual-cancel");
+  EXPECT_TRUE((ExitRecord{.exit_reason = ExitReason::kNoOutputTimeout}.timed_out()));
+  EXPECT_FALSE((ExitRecord{.exit_reason = ExitReason::kManualCancel}.timed_out()));
+  EXPECT_FALSE(ExitRecord{}.timed_out());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "session/format.h"
@@ -22,18 +23,25 @@ namespace clawexec::session {
 /// The terminal status of a finished run (details.status of its poll).
 enum class TerminalStatus { kCompleted, kFailed };
 
+/// Why a run ended (the reference's exitReason). to_string is the one place that spells them.
+enum class ExitReason { kExit, kSignal, kOverallTimeout, kNoOutputTimeout, kManualCancel };
+
+/// "exit", "signal", "overall-timeout", "no-output-timeout", "manual-cancel".
+std::string_view to_string(ExitReason reason);
+
+inline bool is_timeout(ExitReason reason) {
+  return reason == ExitReason::kOverallTimeout || reason == ExitReason::kNoOutputTimeout;
+}
+
 /// How a run ended, as the reference records it on the session.
 struct ExitRecord {
   TerminalStatus status = TerminalStatus::kCompleted;
   std::optional<int> exit_code;
-  std::string exit_signal;     // "SIGTERM"; empty when not killed by a signal
-  std::string exit_reason;     // "exit", "signal", "overall-timeout", "no-output-timeout",
-                               // "manual-cancel"; empty for runtime errors
+  std::string exit_signal;                 // "SIGTERM"; empty when not killed by a signal
+  std::optional<ExitReason> exit_reason;   // absent for runtime errors
   bool no_output_timed_out = false;
 
-  bool timed_out() const {
-    return exit_reason == "overall-timeout" || exit_reason == "no-output-timeout";
-  }
+  bool timed_out() const { return exit_reason && is_timeout(*exit_reason); }
 };
 
 /// What `process` may do to a live run.

@@ -65,8 +65,8 @@ json::Object finished_details(const session::Session& s) {
   d["sessionId"] = s.id;
   if (e.exit_code) d["exitCode"] = *e.exit_code;
   if (!e.exit_signal.empty()) d["exitSignal"] = e.exit_signal;
-  if (!e.exit_reason.empty()) {
-    d["exitReason"] = e.exit_reason;
+  if (e.exit_reason) {
+    d["exitReason"] = session::to_string(*e.exit_reason);
     d["timedOut"] = e.timed_out();
   }
   d["noOutputTimedOut"] = e.no_output_timed_out;
