@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,15 @@ enum class Terminal { kPipes, kPty };
 /// What the command's stdin is in pipe mode. A PTY always has a writable input.
 enum class StdinMode { kClosed, kPipe };
 
+/// How a command joins an existing sandbox (shim/sandbox_entry.h). Made once per sandbox by
+/// the sandbox module and shared by all of its commands.
+struct SandboxJoin {
+  sys::UniqueFd holder_pidfd;              // the holder process whose namespaces are joined
+  std::string seccomp_program;             // struct sock_filter[] bytes
+  std::string user;                        // "uid:gid" inside the sandbox
+  std::vector<std::string> writable_paths; // inside the sandbox; Landlock allows writes only there
+};
+
 /// Everything needed to start one command. Plain data.
 struct SpawnSpec {
   std::string program;            // absolute path of the executable (usually the shell)
@@ -29,6 +39,8 @@ struct SpawnSpec {
   uint16_t columns = 120;
   uint16_t rows = 30;
   std::string ptmx = "/dev/ptmx";  // PTY multiplexer; a seam for testing the PTY fallback
+  /// Set for a command that runs inside a sandbox; `program` and `cwd` are then paths inside it.
+  std::shared_ptr<const SandboxJoin> sandbox;
 };
 
 /// A spawned shim and the server's ends of its descriptors.

@@ -37,6 +37,8 @@ Result<SpawnedShim> Spawner::spawn(const SpawnSpec& spec) {
     if (r.ok() || r.error().sys_errno != EPIPE) return r;
     stop_helper();  // the helper died: restart it once
   }
+  // Only the helper can join a sandbox: never run a sandboxed command outside it.
+  if (spec.sandbox) return Error::internal("spawn in sandbox: the clawexec-shim spawner is not running");
   return spawn_with_shim(spec, shim_path_);
 }
 
@@ -45,10 +47,19 @@ Result<SpawnedShim> Spawner::spawn_via_helper(const SpawnSpec& spec) {
   auto [server_control, shim_control] = TRY(sys::make_seqpacket_pair());
   ChildStdio child = TRY(prepare_stdio(spec, shim));
   int out = child.out.valid() ? child.out.get() : child.in.get();
-  int fds[shim::kSpawnRequestFds] = {child.in.get(), out, shim_control.get()};
-  std::string request = shim::encode_spawn_request(
-      spec.terminal == Terminal::kPty ? shim::kSpawnFlagPty : 0, spec.program, spec.cwd, spec.argv, spec.env);
-  TRY(sys::send_with_fds(socket_.get(), request, fds, shim::kSpawnRequestFds));
+  int fds[shim::kSandboxRequestFds] = {child.in.get(), out, shim_control.get(), -1};
+  uint32_t flags = spec.terminal == Terminal::kPty ? shim::kSpawnFlagPty : 0;
+  std::vector<std::string> extras;
+  if (spec.sandbox) {
+    flags |= shim::kSpawnFlagSandbox;
+    fds[3] = spec.sandbox->holder_pidfd.get();
+    extras.reserve(shim::kSandboxFixedExtras + spec.sandbox->writable_paths.size());
+    extras.push_back(spec.sandbox->seccomp_program);
+    extras.push_back(spec.sandbox->user);
+    extras.insert(extras.end(), spec.sandbox->writable_paths.begin(), spec.sandbox->writable_paths.end());
+  }
+  std::string request = shim::encode_spawn_request(flags, spec.program, spec.cwd, spec.argv, spec.env, extras);
+  TRY(sys::send_with_fds(socket_.get(), request, fds, spec.sandbox ? shim::kSandboxRequestFds : shim::kSpawnRequestFds));
   shim.control = std::move(server_control);
   TRY(make_nonblocking(shim));
   return shim;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "shim/protocol.h"
+#include "shim/sandbox_entry.h"
 #include "shim/spawn_request.h"
 #include "shim/supervisor.h"
 
@@ -34,9 +35,10 @@ namespace {
 
 struct Request {
   SpawnRequestHeader header{};
-  int fds[kSpawnRequestFds] = {-1, -1, -1};
+  int fds[kSandboxRequestFds] = {-1, -1, -1, -1};
   std::string blob;
-  std::vector<char*> strings;  // program, cwd, argv..., env... (pointers into blob)
+  std::vector<char*> strings;  // program, cwd, argv..., env..., extras... (pointers into blob)
+  std::vector<uint32_t> lengths;
 };
 
 void close_fds(Request& r) {
@@ -65,7 +67,7 @@ enum class ReadResult {
 
 // Reads one request.
 ReadResult read_request(Request& r) {
-  char control[CMSG_SPACE(sizeof(int) * kSpawnRequestFds)];
+  char control[CMSG_SPACE(sizeof(int) * kSandboxRequestFds)];
   struct iovec iov = {&r.header, sizeof r.header};
   struct msghdr msg = {};
   msg.msg_iov = &iov;
@@ -78,9 +80,11 @@ ReadResult read_request(Request& r) {
   } while (n < 0 && errno == EINTR);
   if (n != static_cast<ssize_t>(sizeof r.header)) return ReadResult::kClosed;
   for (struct cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-        c->cmsg_len == CMSG_LEN(sizeof(int) * kSpawnRequestFds)) {
-      std::memcpy(r.fds, CMSG_DATA(c), sizeof(int) * kSpawnRequestFds);
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    for (int count : {kSpawnRequestFds, kSandboxRequestFds}) {
+      if (c->cmsg_len == CMSG_LEN(sizeof(int) * static_cast<size_t>(count))) {
+        std::memcpy(r.fds, CMSG_DATA(c), sizeof(int) * static_cast<size_t>(count));
+      }
     }
   }
   if (r.header.magic != kSpawnRequestMagic || r.header.blob_size > kMaxSpawnBlob) {
@@ -92,9 +96,13 @@ ReadResult read_request(Request& r) {
     close_fds(r);
     return ReadResult::kClosed;
   }
-  size_t expected = 2 + static_cast<size_t>(r.header.argc) + r.header.envc;
-  if (r.fds[2] < 0 || !decode_spawn_strings(r.blob, r.strings) || r.strings.size() != expected ||
-      r.header.argc == 0) {
+  size_t expected = 2 + static_cast<size_t>(r.header.argc) + r.header.envc + r.header.extrac;
+  bool sandboxed = (r.header.flags & kSpawnFlagSandbox) != 0;
+  // A sandboxed request must bring its holder and its fixed extras; a plain one has neither.
+  bool shape_ok = sandboxed ? (r.fds[3] >= 0 && r.header.extrac >= kSandboxFixedExtras)
+                            : (r.fds[3] < 0 && r.header.extrac == 0);
+  if (r.fds[2] < 0 || !shape_ok || !decode_spawn_strings(r.blob, r.strings, r.lengths) ||
+      r.strings.size() != expected || r.header.argc == 0) {
     return ReadResult::kRejected;
   }
   return ReadResult::kRequest;
@@ -112,16 +120,35 @@ void report_failure(int control_fd, int err) { send_message(control_fd, MessageK
   ::dup2(r.fds[1], 1);
   ::dup2(r.fds[1], 2);
   ::dup2(r.fds[2], kControlFd);
-  ::syscall(SYS_close_range, kControlFd + 1, ~0U, 0);
+  int holder = -1;
+  if (r.fds[3] >= 0) {
+    holder = kControlFd + 1;
+    ::dup2(r.fds[3], holder);
+  }
+  ::syscall(SYS_close_range, holder >= 0 ? holder + 1 : kControlFd + 1, ~0U, 0);
   const char* program = r.strings[0];
   const char* cwd = r.strings[1];
+  size_t extras = 2 + static_cast<size_t>(r.header.argc) + r.header.envc;
+  if (holder >= 0) {
+    std::vector<char*> writable(r.strings.begin() + static_cast<long>(extras + kSandboxFixedExtras), r.strings.end());
+    writable.push_back(nullptr);
+    SandboxEntry entry{.holder_pidfd = holder,
+                       .seccomp_program = r.strings[extras],
+                       .seccomp_bytes = r.lengths[extras],
+                       .user = r.strings[extras + 1],
+                       .writable_paths = writable.data()};
+    if (int err = enter_sandbox(entry)) {
+      report_failure(kControlFd, err);
+      ::_exit(1);
+    }
+  }
   if (*cwd && ::chdir(cwd) != 0) {
     report_failure(kControlFd, errno);
     ::_exit(1);
   }
   std::vector<char*> argv(r.strings.begin() + 2, r.strings.begin() + 2 + r.header.argc);
   argv.push_back(nullptr);
-  std::vector<char*> envp(r.strings.begin() + 2 + r.header.argc, r.strings.end());
+  std::vector<char*> envp(r.strings.begin() + 2 + r.header.argc, r.strings.begin() + static_cast<long>(extras));
   envp.push_back(nullptr);
   ::_exit(supervise(program, argv.data(), envp.data(), (r.header.flags & kSpawnFlagPty) != 0));
 }

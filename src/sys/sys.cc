@@ -157,6 +157,8 @@ bool process_alive(pid_t pid) {
 }
 
 pid_t current_pid() { return ::getpid(); }
+uid_t current_uid() { return ::getuid(); }
+gid_t current_gid() { return ::getgid(); }
 
 Result<void> random_bytes(void* out, size_t size) {
   auto* p = static_cast<unsigned char*>(out);

@@ -65,6 +65,10 @@ bool process_alive(pid_t pid);
 /// getpid(2).
 pid_t current_pid();
 
+/// getuid(2) / getgid(2).
+uid_t current_uid();
+gid_t current_gid();
+
 /// Fills `out` with bytes from the kernel CSPRNG (getrandom).
 Result<void> random_bytes(void* out, size_t size);
 
