@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
   serve.version = CLAWEXEC_VERSION;
   CLI::App* serve_cmd = app.add_subcommand("serve", "Run the MCP server on stdin/stdout");
   serve_cmd->add_option("--agent", serve.agent_id, "Agent id whose agents.entries.<id>.tools.exec applies");
+  serve_cmd->add_option("--session-key", serve.session_key,
+                        "OpenClaw session key of this client (default agent:<id>:main; sandbox mode non-main "
+                        "sandboxes any other key)");
   std::string serve_host, serve_node, serve_security, serve_ask;
   CLI::Option* serve_host_opt = serve_cmd->add_option("--host", serve_host, "Default exec host for this client (auto|sandbox|gateway|node)");
   CLI::Option* serve_node_opt = serve_cmd->add_option("--node", serve_node, "Default node for host=node");

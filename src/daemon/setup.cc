@@ -11,6 +11,7 @@
 #include "approvals/paths.h"
 #include "approvals/system_fs.h"
 #include "config/paths.h"
+#include "daemon/sandbox_setup.h"
 #include "env/env_list.h"
 #include "policy/safe_bins.h"
 #include "proc/spawn.h"
@@ -92,6 +93,13 @@ Result<Setup> load_setup(const std::string& agent_id) {
     for (const std::string& w : setup.service.tools.warnings()) setup.warnings.push_back(w);
   }
   setup.service.shim_path = TRY(proc::locate_shim());
+  {
+    Result<std::shared_ptr<const exec::SandboxRuntime>> sandbox =
+        load_sandbox_runtime(loaded.document, agent_id.empty() ? std::string("main") : agent_id,
+                             config::resolve_state_dir(paths), setup.warnings);
+    if (!sandbox.ok()) return Error::invalid(setup.config_path + ": " + sandbox.error().message);
+    setup.service.sandbox = std::move(sandbox).value();
+  }
   setup.service.inherited_env = process_environment();
   setup.service.state_dir = config::resolve_state_dir(paths);
   setup.service.home_dir = config::resolve_home_dir(paths);

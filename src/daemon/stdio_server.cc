@@ -139,6 +139,7 @@ int run_stdio_server(const ServeOptions& options) {
   server_options.exec_defaults = defaults;
   mcp::Server server(service, [&](std::string line) { transport.send(std::move(line)); }, server_options);
   client = &server.client();
+  client->session_key = options.session_key;
 
   asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& ec, int) {

@@ -15,6 +15,9 @@ struct ServeOptions {
   /// The model the client runs (for tools.exec.applyPatch.allowModels) when its initialize
   /// request does not say.
   std::string model;
+  /// OpenClaw's session key for this client ("" = the agent's main session `agent:<id>:main`):
+  /// agents.*.sandbox.mode "non-main" sandboxes every other key.
+  std::string session_key;
 };
 
 /// Runs until stdin reaches EOF or a terminating signal arrives; then stops every command and

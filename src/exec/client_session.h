@@ -40,6 +40,10 @@ struct ClientSession {
   std::string scope_key;
   /// Whose policy applies (agents.entries.<id>, approvals agents.<id>); empty = the service's.
   std::string agent_id;
+  /// OpenClaw's session key: decides whether agents.*.sandbox.mode "non-main" sandboxes this
+  /// client (its agent's main key is `agent:<id>:main`) and names its sandbox with scope
+  /// "session". Empty = the agent's main session (`clawexec serve` without --session-key).
+  std::string session_key;
   ExecDefaults defaults;
   /// False when the client has no `process` tool (the one-shot CLI, a tool policy that denies
   /// it): exec then always runs in the foreground and yieldMs/background are ignored.

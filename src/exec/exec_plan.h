@@ -26,6 +26,7 @@ struct ExecPlan {
   /// shell, without the startup snapshot.
   bool rendered = false;
   ExecHost host = ExecHost::kGateway;
+  std::string sandbox_scope;  // host=sandbox: which sandbox the command joins
   ExecRequest request;  // the call's request (its command moved to `command`)
   std::string workdir;
   env::EnvList env;

@@ -22,6 +22,8 @@
 #include "exec/outcome.h"
 #include "exec/policy_gate.h"
 #include "exec/gateway_context.h"
+#include "exec/sandbox_call.h"
+#include "sys/file_system.h"
 #include "shell/control_guard.h"
 #include "sys/sys.h"
 
@@ -45,7 +47,7 @@ int64_t yield_window_ms(const std::optional<double>& requested, int64_t default_
 }
 
 // Reference §4.3. Without a chat provider, "allowed" is just "enabled".
-Result<bool> resolve_elevated(const ElevatedSettings& settings, std::optional<bool> requested) {
+Result<bool> resolve_elevated(const ElevatedSettings& settings, std::optional<bool> requested, bool sandboxed) {
   std::string level = settings.default_level;
   std::string default_mode = level == "full" ? "full" : (level == "ask" || level == "on") ? "ask" : "off";
   std::string mode;
@@ -57,7 +59,7 @@ Result<bool> resolve_elevated(const ElevatedSettings& settings, std::optional<bo
   if (mode == "off") return false;
   if (!settings.enabled) {
     return Error::rejected(
-        "elevated is not available right now (runtime=direct).\n"
+        std::string("elevated is not available right now (runtime=") + (sandboxed ? "sandboxed" : "direct") + ").\n"
         "Failing gates: enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled)\n"
         "Fix-it keys:\n- tools.elevated.enabled\n- tools.elevated.allowFrom.<provider>\n"
         "- agents.entries.*.tools.elevated.enabled\n- agents.entries.*.tools.elevated.allowFrom.<provider>");
@@ -168,6 +170,42 @@ ShellInvocation shell_for_rendered(const ShellInvocation& shell) {
   return {"/bin/sh", {"-c"}};
 }
 
+namespace {
+
+// Steps 12-14 for host=sandbox: the directory inside, the sandbox's environment; no host
+// guards and no approvals (the sandbox is the boundary).
+std::variant<Reply, ExecPlan> plan_sandboxed(const ServiceConfig& config, ExecRequest request, const CallContext& ctx,
+                                             ExecPlan plan, const std::string& scope) {
+  sandbox::SandboxSpec spec = sandbox_spec(config, scope);
+  std::string source = sandbox_workspace_source(spec);
+  // The scope's own workspace is made on first use; a missing one is simply empty.
+  if (config.sandbox->settings.workspace_access != config::WorkspaceAccess::kRw) ignore_error(sys::make_directories(source));
+  int64_t started = steady_ms();
+  std::optional<std::string> workdir = sandbox_workdir(config, source, request.workdir);
+  if (!workdir) {
+    std::string asked = request.workdir && !request.workdir->empty() ? *request.workdir : config.sandbox->settings.workdir;
+    ExecOutcome failed = build_runtime_error_outcome(workdir_unavailable_text(asked), "", steady_ms() - started);
+    return Reply{failed.reason, foreground_details(failed, asked), true};
+  }
+  plan.workdir = *workdir;
+  plan.env_overrides = std::move(request.env);
+  env::EnvList requested_env = plan.env_overrides;
+  if (auto context = env::channel_context_json(ctx.channel_sender_id, ctx.channel_chat_id)) {
+    env::set_var(requested_env, env::kChannelContextKey, std::move(*context));
+  }
+  Result<env::EnvList> env = sandbox_env(config, requested_env);
+  if (!env.ok()) return Reply::thrown(env.error().message);
+  plan.env = std::move(env).value();
+  plan.host = ExecHost::kSandbox;
+  plan.sandbox_scope = scope;
+  plan.original_command = plan.command;
+  request.command.clear();
+  plan.request = std::move(request);
+  return plan;
+}
+
+}  // namespace
+
 // Steps 2-14 of the reference pipeline: either a plan to run, or the result to return instead
 // (a thrown error, or the failed result of an unusable working directory).
 std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest request, const CallContext& ctx) {
@@ -181,16 +219,27 @@ std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest
   } else if (request.background || request.yield_ms) {
     plan.warnings.push_back("Warning: continuation options are unavailable; running synchronously.");
   }
-  Result<bool> elevated = resolve_elevated(config.elevated, request.elevated);
+  std::string session_key = ctx.session_key.empty() ? "agent:" + config.agent_id + ":main" : ctx.session_key;
+  SandboxChoice sandbox = sandbox_choice(config, session_key);
+  Result<bool> elevated = resolve_elevated(config.elevated, request.elevated, sandbox.active);
   if (!elevated.ok()) return Reply::thrown(elevated.error().message);
   Result<std::optional<ExecHost>> requested = parse_requested_host(request.host);
   if (!requested.ok()) return Reply::thrown(requested.error().message);
-  Result<Target> target = resolve_exec_target(
-      {.configured = settings.host, .requested = requested.value(), .elevated_requested = elevated.value()});
+  // A session the configuration sandboxes never falls back to the host because the sandbox
+  // cannot be built here: it fails closed, saying what is missing.
+  if (sandbox.active && !sandbox.unavailable.empty() && !elevated.value()) {
+    return Reply::thrown("This session requires a sandbox, but its sandbox runtime is unavailable: " +
+                         sandbox.unavailable);
+  }
+  bool sandbox_available = sandbox.active && sandbox.unavailable.empty();
+  Result<Target> target = resolve_exec_target({.configured = settings.host,
+                                               .requested = requested.value(),
+                                               .elevated_requested = elevated.value(),
+                                               .sandbox_available = sandbox_available});
   if (!target.ok()) return Reply::thrown(target.error().message);
   ExecHost host = target->effective;
   if (Result<void> floor = check_security_floor(config, host); !floor.ok()) return Reply::thrown(floor.error().message);
-  if (host == ExecHost::kSandbox) {
+  if (host == ExecHost::kSandbox && !sandbox_available) {
     return Reply::thrown(
         "exec host=sandbox requires a sandbox runtime for this session.\nEnable sandbox mode "
         "(`agents.defaults.sandbox.mode=\"non-main\"` or `\"all\"`) or use host=auto/gateway/node.");
@@ -202,6 +251,7 @@ std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest
   if (Result<void> guard = guards.check_control_commands(); !guard.ok()) {
     return Reply::thrown(guard.error().message);
   }
+  if (host == ExecHost::kSandbox) return plan_sandboxed(config, std::move(request), ctx, std::move(plan), sandbox.scope);
   int64_t started = steady_ms();
   Workdir workdir = resolve_workdir(request.workdir, config.default_cwd);
   if (!workdir.available) {

@@ -12,11 +12,13 @@
 
 #include <variant>
 
+#include "base/time.h"
 #include "env/host_exec_env.h"
 #include "env/path_prepend.h"
 #include "exec/exec_plan.h"
 #include "exec/exec_planning.h"
 #include "exec/gateway_approval.h"
+#include "exec/sandbox_call.h"
 #include "exec/script_preflight.h"
 #include "exec/service.h"
 
@@ -106,6 +108,7 @@ void ExecService::exec(ExecRequest request, std::shared_ptr<ClientSession> clien
   clients_[client->scope_key] = client;
   CallContext ctx;
   ctx.scope_key = client->scope_key;
+  ctx.session_key = client->session_key;
   ctx.cancel = std::move(options.cancel);
   ctx.continuation_available = client->continuation_available;
   ctx.elicit = client->elicit;
@@ -228,6 +231,8 @@ void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ExecStartDone d
   // snapshot for an execCommand).
   auto shell = server_shell(config_);
   if (plan.rendered) shell = shell_for_rendered(shell);
+  // Inside a sandbox: `sh -lc`, as OpenClaw runs `docker exec ... /bin/sh -lc`.
+  if (plan.host == ExecHost::kSandbox) shell = {"/bin/sh", {"-lc"}};
   bool snapshot_wanted = plan.host == ExecHost::kGateway && !plan.rendered && plan.command == plan.original_command &&
                          shell_env_->snapshots_enabled() && shellenv::snapshot_supported(shell.first, shell.second);
   if (!snapshot_wanted) return spawn_plan(std::move(plan), std::move(ctx), std::move(done), shell, nullptr);
@@ -259,6 +264,14 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done,
   if (plan.host == ExecHost::kGateway) {
     shell_command = env::wrap_command_with_path_prepend(shell_command, plan.env, plan.path_prepend);
   }
+  std::shared_ptr<const proc::SandboxJoin> join;
+  if (plan.host == ExecHost::kSandbox) {
+    shell_command = sandbox_shell_command(shell_command, plan.env);
+    Result<std::shared_ptr<sandbox::Sandbox>> box =
+        sandboxes_.get_or_create(sandbox_spec(config_, plan.sandbox_scope), steady_ms());
+    if (!box.ok()) return done(Reply::thrown(box.error().message));
+    join = (*box)->join();
+  }
   if (snapshot) {
     shell_command = shellenv::wrap_with_snapshot(shell_command, snapshot->path,
                                                  shellenv::restore_script(plan.env, snapshot->baseline));
@@ -273,8 +286,9 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done,
                                    " bytes for one argument (MAX_ARG_STRLEN). Shorten it or run a script file."));
   }
   std::vector<std::string> warnings = std::move(plan.warnings);
-  Result<std::shared_ptr<Run>> run =
-      start_with_fallback(*this, run_request(config_, plan, ctx, shell, shell_command), plan, warnings);
+  RunRequest request = run_request(config_, plan, ctx, shell, shell_command);
+  request.spawn.sandbox = std::move(join);
+  Result<std::shared_ptr<Run>> run = start_with_fallback(*this, std::move(request), plan, warnings);
   if (!run.ok()) return done(Reply::thrown(run.error().message));
   if (plan.on_started) plan.on_started(run.value());
   done(StartedRun{std::move(run).value(), plan.yield_ms, std::move(warnings)});

@@ -19,6 +19,7 @@
 #include "approvals/pending.h"
 #include "approvals/paths.h"
 #include "config/exec_settings.h"
+#include "config/sandbox_settings.h"
 #include "config/tool_policy.h"
 #include "env/env_list.h"
 #include "exec/cancel_signal.h"
@@ -27,6 +28,7 @@
 #include "exec/exec_start.h"
 #include "exec/run.h"
 #include "proc/spawner.h"
+#include "sandbox/sandbox_host.h"
 #include "json/json.h"
 #include "session/registry.h"
 #include "shellenv/shell_environment.h"
@@ -37,6 +39,7 @@ namespace clawexec::exec {
 /// ExecService::exec from the client session and the call's options.
 struct CallContext {
   std::string scope_key;                 // sessions are visible only within their scope
+  std::string session_key;               // ClientSession::session_key (sandbox mode and scope)
   std::shared_ptr<CancelSignal> cancel;  // may be null
   bool continuation_available = true;    // ClientSession::continuation_available
   Elicit elicit;                         // ClientSession::elicit
@@ -63,8 +66,20 @@ struct ElevatedSettings {
   std::string default_level = "off";  // off | on | ask | full
 };
 
+/// The sandbox host, fixed at startup: this agent's sandbox settings, what the machine can
+/// build (the probe), and the seccomp program every sandboxed command gets.
+struct SandboxRuntime {
+  config::SandboxSettings settings;
+  std::string bwrap_path;
+  std::string unavailable;      // why no sandbox can be built here ("" = one can), with the fix
+  std::string seccomp_program;  // struct sock_filter[] bytes
+  std::string root;             // workspaceRoot, absolute
+};
+
 struct ServiceConfig {
   config::ExecSettings exec;
+  /// Set when agents.*.sandbox.mode is not "off".
+  std::shared_ptr<const SandboxRuntime> sandbox;
   /// Which of exec, process and apply_patch clients are offered (tools.profile/allow/deny).
   config::ToolPolicy tools;
   ElevatedSettings elevated;
@@ -197,6 +212,8 @@ class ExecService {
   ServiceConfig config_;
   proc::Spawner spawner_;
   session::Registry registry_;
+  /// Per-scope sandboxes (io thread); torn down with the service.
+  sandbox::SandboxRegistry sandboxes_;
   std::map<std::string, std::weak_ptr<ClientSession>> clients_;  // by scope key
   boost::asio::steady_timer sweep_timer_;
   boost::asio::steady_timer shutdown_timer_;

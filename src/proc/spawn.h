@@ -25,6 +25,8 @@ struct SandboxJoin {
   sys::UniqueFd holder_pidfd;              // the holder process whose namespaces are joined
   std::string seccomp_program;             // struct sock_filter[] bytes
   std::string user;                        // "uid:gid" inside the sandbox
+  std::string limits;                      // "<RLIMIT_*>=<soft>:<hard>,..." ("" = none)
+  std::string cgroups;                     // cgroup.procs files to join, newline-separated
   std::vector<std::string> writable_paths; // inside the sandbox; Landlock allows writes only there
 };
 

@@ -56,6 +56,8 @@ Result<SpawnedShim> Spawner::spawn_via_helper(const SpawnSpec& spec) {
     extras.reserve(shim::kSandboxFixedExtras + spec.sandbox->writable_paths.size());
     extras.push_back(spec.sandbox->seccomp_program);
     extras.push_back(spec.sandbox->user);
+    extras.push_back(spec.sandbox->limits);
+    extras.push_back(spec.sandbox->cgroups);
     extras.insert(extras.end(), spec.sandbox->writable_paths.begin(), spec.sandbox->writable_paths.end());
   }
   std::string request = shim::encode_spawn_request(flags, spec.program, spec.cwd, spec.argv, spec.env, extras);

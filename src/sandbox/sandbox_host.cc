@@ -164,10 +164,32 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
                      (why.empty() ? std::string(".") : ": " + why));
   }
   box->holder_pid_ = *holder;
+  if (spec.cgroup_limits.any()) {
+    Result<std::unique_ptr<SandboxCgroup>> group =
+        SandboxCgroup::create("clawexec-" + scope_directory_name(spec.scope) + "-" + std::to_string(sys::current_pid()),
+                              spec.cgroup_limits);
+    if (group.ok()) {
+      ignore_error(group.value()->add(box->holder_pid_));
+      box->limits_summary_ = group.value()->summary();
+      box->cgroup_ = std::move(group).value();
+    } else if (sys::current_uid() == 0) {
+      // The rlimit fallback does not bound root's processes: refuse rather than pretend.
+      ours.reset();
+      stop_bwrap(box->bwrap_pid_);
+      box->bwrap_pid_ = -1;
+      return Error::rejected("sandbox " + spec.scope + ": " + group.error().message);
+    } else {
+      box->limits_summary_ = "rlimits only (" + group.error().message + ")";
+    }
+  }
   box->keepalive_ = std::move(ours);
   auto join = std::make_shared<proc::SandboxJoin>();
   join->holder_pidfd = std::move(holder_fd).value();
   join->seccomp_program = spec.seccomp_program;
+  join->limits = spec.limits;
+  if (box->cgroup_) {
+    for (const std::string& procs : box->cgroup_->procs_files()) join->cgroups += procs + "\n";
+  }
   unsigned uid = layout.ids ? layout.ids->first : static_cast<unsigned>(sys::current_uid());
   unsigned gid = layout.ids ? layout.ids->second : static_cast<unsigned>(sys::current_gid());
   join->user = std::to_string(uid) + ":" + std::to_string(gid);
@@ -179,6 +201,7 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
 Sandbox::~Sandbox() {
   keepalive_.reset();  // the holder sees end-of-file; the pid namespace goes with it
   stop_bwrap(bwrap_pid_);
+  cgroup_.reset();     // kills stragglers, removes the directories
 }
 
 bool Sandbox::alive() const {

@@ -13,6 +13,7 @@
 #include "base/result.h"
 #include "proc/spawn.h"
 #include "sandbox/bwrap_args.h"
+#include "sandbox/cgroup.h"
 #include "sys/fd.h"
 
 namespace clawexec::sandbox {
@@ -25,6 +26,8 @@ struct SandboxSpec {
   std::string state_dir;    // this scope's directory under workspaceRoot
   SandboxLayout layout;     // workspace_source "" = <state_dir>/workspace
   std::string seccomp_program;
+  std::string limits;         // resource limits of every command (proc::SandboxJoin::limits)
+  CgroupLimits cgroup_limits; // enforced by a cgroup of the sandbox's own
   std::string setup_command;  // run once with `sh -lc` after creation ("" = none)
 };
 
@@ -46,6 +49,8 @@ class Sandbox {
   pid_t holder_pid() const { return holder_pid_; }
   int64_t created_ms() const { return created_ms_; }
   int64_t last_used_ms() const { return last_used_ms_; }
+  /// How its resource limits are enforced ("" = none configured).
+  const std::string& limits_summary() const { return limits_summary_; }
   void touch(int64_t now_ms) { last_used_ms_ = now_ms; }
 
  private:
@@ -56,6 +61,8 @@ class Sandbox {
   pid_t holder_pid_ = -1;   // the sandbox's pid 1, as the host sees it
   sys::UniqueFd keepalive_; // its end of the holder's stdin: closing it ends the sandbox
   std::shared_ptr<const proc::SandboxJoin> join_;
+  std::unique_ptr<SandboxCgroup> cgroup_;
+  std::string limits_summary_;
   int64_t created_ms_ = 0;
   int64_t last_used_ms_ = 0;
 };

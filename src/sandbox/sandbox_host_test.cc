@@ -7,6 +7,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <signal.h>
 
 #include <boost/asio/io_context.hpp>
@@ -176,6 +177,28 @@ TEST(SandboxHost, ABadBubblewrapIsAnErrorNamingTheSandbox) {
   EXPECT_NE(box.error().message.find("sandbox agent:bad: bubblewrap could not create the sandbox: bwrap:"),
             std::string::npos)
       << box.error().message;
+}
+
+}  // namespace
+}  // namespace clawexec::sandbox
+
+namespace clawexec::sandbox {
+namespace {
+
+TEST(SandboxHost, PidsLimitBoundsTheWholeSandbox) {
+  std::string root = temp_dir();
+  SandboxSpec spec = spec_for("agent:pids", root);
+  spec.cgroup_limits.pids = 20;
+  Result<std::shared_ptr<Sandbox>> box = Sandbox::create(spec);
+  ASSERT_TRUE(box.ok()) << box.error().message;
+  // 40 forks cannot all succeed: the sandbox's cgroup stops them at 20 processes in all.
+  Ran r = run_in(**box,
+                 "python3 -c 'import os,time\nn=0\nfor i in range(40):\n  try:\n    pid=os.fork()\n  except OSError:\n    break\n"
+                 "  if pid==0:\n    time.sleep(3); os._exit(0)\n  n+=1\nprint(n)'");
+  ASSERT_TRUE(r.started) << r.error;
+  int processes = std::atoi(r.output.c_str());
+  EXPECT_GT(processes, 3) << r.output << r.error << r.code;
+  EXPECT_LT(processes, 20) << r.output;
 }
 
 }  // namespace

@@ -11,7 +11,8 @@
 // the original exits: the supervisor then lives inside, as a subreaper at the sandbox's pid
 // level, so orphans of the command are re-parented to it and its tree walk over the sandbox's
 // /proc sees exactly the command's processes. Then, in this order: the bounding and ambient
-// capability sets are emptied (needs CAP_SETPCAP, still held), the sandbox's uid/gid are
+// capability sets are emptied (needs CAP_SETPCAP, still held; resource limits are set just
+// before, so RLIMIT_NPROC counts in the sandbox's own user namespace), the sandbox's uid/gid are
 // taken, the remaining capability sets are cleared, no-new-privileges is set, Landlock limits
 // writes to the given paths, and the seccomp program is installed last (it may forbid calls
 // made above). Everything is inherited by the command across execve.
@@ -25,6 +26,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -50,6 +52,26 @@ int parse_ids(const char* text, uid_t& uid, gid_t& gid) {
   if (end == g_text || *end != '\0') return EINVAL;
   uid = static_cast<uid_t>(u);
   gid = static_cast<gid_t>(g);
+  return 0;
+}
+
+// "<resource>=<soft>:<hard>,..." (numbers; RLIM_INFINITY spelled as its value).
+int apply_limits(const char* text) {
+  const char* p = text;
+  while (p && *p) {
+    char* end = nullptr;
+    unsigned long resource = std::strtoul(p, &end, 10);
+    if (end == p || *end != '=') return EINVAL;
+    p = end + 1;
+    unsigned long long soft = std::strtoull(p, &end, 10);
+    if (end == p || *end != ':') return EINVAL;
+    p = end + 1;
+    unsigned long long hard = std::strtoull(p, &end, 10);
+    if (end == p || (*end != ',' && *end != '\0')) return EINVAL;
+    p = *end == ',' ? end + 1 : end;
+    struct rlimit limit = {static_cast<rlim_t>(soft), static_cast<rlim_t>(hard)};
+    if (::setrlimit(static_cast<__rlimit_resource_t>(resource), &limit) != 0) return errno;
+  }
   return 0;
 }
 
@@ -105,17 +127,41 @@ int apply_seccomp(const char* program, uint32_t bytes) {
   return 0;
 }
 
+// Writes "0" (this process) to each cgroup.procs file of the newline-separated list.
+int join_cgroups(const char* list) {
+  char path[4096];
+  for (const char* p = list; p && *p;) {
+    const char* end = std::strchr(p, '\n');
+    size_t n = end ? static_cast<size_t>(end - p) : std::strlen(p);
+    if (n >= sizeof path) return ENAMETOOLONG;
+    std::memcpy(path, p, n);
+    path[n] = '\0';
+    p = end ? end + 1 : p + n;
+    if (n == 0) continue;
+    int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    ssize_t wrote = ::write(fd, "0", 1);
+    int err = errno;
+    ::close(fd);
+    if (wrote != 1) return err;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int enter_sandbox(const SandboxEntry& entry) {
   uid_t uid = 0;
   gid_t gid = 0;
   if (!entry.user || parse_ids(entry.user, uid, gid) != 0) return EINVAL;
+  // Before the mount namespace changes: the cgroup files are the host's.
+  if (int err = join_cgroups(entry.cgroups)) return err;
   if (::setns(entry.holder_pidfd, kNamespaces) != 0) return errno;
   ::close(entry.holder_pidfd);
   pid_t child = ::fork();
   if (child < 0) return errno;
   if (child > 0) ::_exit(0);  // the spawner reaps us; the supervisor lives on inside
+  if (int err = apply_limits(entry.limits)) return err;
   if (int err = drop_capabilities(uid, gid)) return err;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
   if (int err = apply_landlock(entry.writable_paths)) return err;

@@ -10,7 +10,7 @@
 // A sandboxed request (kSpawnFlagSandbox) carries a fourth descriptor, a pidfd of the sandbox's
 // holder process whose namespaces the supervisor joins, and extra strings after the
 // environment: the seccomp program (raw struct sock_filter bytes), "uid:gid" inside the
-// sandbox, then the paths (inside the sandbox) that Landlock leaves writable.
+// sandbox, its resource limits, its cgroups, then the paths (inside the sandbox) that Landlock leaves writable.
 
 #include <cstdint>
 #include <cstring>
@@ -29,8 +29,10 @@ inline constexpr uint32_t kMaxSpawnBlob = 64u << 20;
 inline constexpr int kSpawnRequestFds = 3;
 /// A sandboxed request adds the holder's pidfd.
 inline constexpr int kSandboxRequestFds = kSpawnRequestFds + 1;
-/// Extra strings of a sandboxed request before its writable paths: seccomp program, "uid:gid".
-inline constexpr uint32_t kSandboxFixedExtras = 2;
+/// Extra strings of a sandboxed request before its writable paths: seccomp program, "uid:gid",
+/// resource limits ("<RLIMIT_*>=<soft>:<hard>,...", "" = none), the cgroup.procs files to join
+/// (newline-separated, "" = none).
+inline constexpr uint32_t kSandboxFixedExtras = 4;
 
 struct SpawnRequestHeader {
   uint32_t magic;

@@ -136,6 +136,8 @@ void report_failure(int control_fd, int err) { send_message(control_fd, MessageK
                        .seccomp_program = r.strings[extras],
                        .seccomp_bytes = r.lengths[extras],
                        .user = r.strings[extras + 1],
+                       .limits = r.strings[extras + 2],
+                       .cgroups = r.strings[extras + 3],
                        .writable_paths = writable.data()};
     if (int err = enter_sandbox(entry)) {
       report_failure(kControlFd, err);

@@ -209,6 +209,23 @@ Result<std::optional<UniqueFd>> try_lock_file(const std::string& path) {
   return std::optional<UniqueFd>(std::move(fd));
 }
 
+Result<void> write_existing_file(const std::string& path, std::string_view data) {
+  int raw = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (raw < 0) return Error::from_errno("open " + path, errno);
+  UniqueFd fd(raw);
+  ssize_t n = ::write(fd.get(), data.data(), data.size());
+  if (n < 0) return Error::from_errno("write " + path, errno);
+  if (static_cast<size_t>(n) != data.size()) return Error::internal("write " + path + ": short write");
+  return {};
+}
+
+Result<std::string> read_kernel_file(const std::string& path) {
+  int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (raw < 0) return Error::from_errno("open " + path, errno);
+  UniqueFd fd(raw);
+  return read_to_end(fd.get(), path);
+}
+
 Result<std::string> read_symlink(const std::string& path) {
   std::string target(256, '\0');
   while (true) {

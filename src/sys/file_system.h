@@ -88,6 +88,13 @@ Result<void> unlink_path(const std::string& path);
 /// rmdir(2) of an empty directory.
 Result<void> remove_empty_directory(const std::string& path);
 
+/// Writes `data` to an existing file (no create, no truncate): for kernel interface files such
+/// as cgroup controls, where each write is one command.
+Result<void> write_existing_file(const std::string& path, std::string_view data);
+
+/// Reads a kernel interface file (procfs, cgroupfs: no size known in advance) to its end.
+Result<std::string> read_kernel_file(const std::string& path);
+
 /// readlink(2): the target of the symlink `path`, as stored.
 Result<std::string> read_symlink(const std::string& path);
 
