@@ -1,0 +1,350 @@
+// The sandbox host through MCP (docs/sandbox.md): `agents.defaults.sandbox.mode` puts a session's
+// commands into a long-lived per-scope sandbox built from bubblewrap, namespaces, Landlock and
+// seccomp. These tests use real namespaces: they check that a sandbox persists within its scope,
+// is separate between scopes, that the escapes an agent would try fail, and that routing and
+// elevated follow the reference's table and texts.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { scratchDir, startServer, waitFor, sleep, isAlive, pollUntilExit } from "./lib/harness.mjs";
+
+const sandboxed = (sandbox = {}, extra = {}) => ({
+  ...extra,
+  agents: { defaults: { sandbox: { mode: "all", ...sandbox } }, ...(extra.agents ?? {}) },
+});
+
+async function withServer(options, body) {
+  const s = await startServer(options);
+  try {
+    await body(s);
+  } finally {
+    await s.close();
+  }
+}
+
+const run = async (s, command, extra = {}) => {
+  const r = await s.call("exec", { command, ...extra });
+  return r;
+};
+
+describe("sandbox: one long-lived sandbox per scope", () => {
+  test("files in /tmp and the workspace persist; the workspace is the scope's directory", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const a = await run(s, "echo one > /tmp/kept; echo two > /workspace/file; pwd; hostname; id -u");
+      assert.equal(a.isError, false, a.text);
+      assert.equal(a.details.status, "completed");
+      assert.match(a.text, /^\/workspace\nclawexec-sandbox\n\d+\n/);
+      const b = await run(s, "cat /tmp/kept /workspace/file");
+      assert.equal(b.text.trim(), "one\ntwo");
+      const { readdirSync } = await import("node:fs");
+      const [scope] = readdirSync(join(s.stateDir, "sandboxes"));
+      assert.match(scope, /^agent-main-[0-9a-f]{10}$/);
+      assert.equal(readFileSync(join(s.stateDir, "sandboxes", scope, "workspace", "file"), "utf8"), "two\n");
+    });
+  });
+
+  test("a background server is reachable on the sandbox's loopback from the next command", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const server = await run(
+        s,
+        "python3 -c 'import socket;s=socket.socket();s.bind((\"127.0.0.1\",7777));s.listen();c,_=s.accept();c.send(b\"hello-from-sandbox\");c.close()'",
+        { background: true },
+      );
+      assert.equal(server.details.status, "running");
+      await sleep(300);
+      const client = await run(
+        s,
+        "python3 -c 'import socket;s=socket.create_connection((\"127.0.0.1\",7777));print(s.recv(100).decode())'",
+      );
+      assert.match(client.text, /hello-from-sandbox/);
+    });
+  });
+
+  test("ps shows only the sandbox's processes, not the server", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await run(s, "ls /proc | grep -c '^[0-9]'; test -d /proc/" + s.pid + " && echo server-visible; echo end");
+      const count = Number(r.text.split("\n")[0]);
+      assert.ok(count > 0 && count < 10, r.text);
+      assert.doesNotMatch(r.text, /server-visible/);
+    });
+  });
+
+  test("two agents get separate sandboxes and workspaces", async () => {
+    const state = scratchDir("clawexec-state-");
+    try {
+      writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify(sandboxed()));
+      await withServer({ stateDir: state.dir, args: ["--agent", "alpha"] }, async (a) => {
+        await withServer({ stateDir: state.dir, args: ["--agent", "beta"] }, async (b) => {
+          await run(a, "echo alpha > /workspace/mine; echo alpha > /tmp/mine");
+          const r = await run(b, "cat /workspace/mine /tmp/mine 2>&1; echo done");
+          assert.doesNotMatch(r.text, /alpha/);
+        });
+      });
+    } finally {
+      state.cleanup();
+    }
+  });
+});
+
+describe("sandbox: escapes fail", () => {
+  test("the host HOME, its secrets and other sandboxes are not visible", async () => {
+    const home = scratchDir("clawexec-home-");
+    try {
+      mkdirSync(join(home.dir, ".ssh"));
+      writeFileSync(join(home.dir, ".ssh", "id_ed25519"), "PLANTED-HOST-KEY\n");
+      await withServer({ config: sandboxed(), env: { HOME: home.dir } }, async (s) => {
+        const r = await run(s, `cat ${home.dir}/.ssh/id_ed25519 2>&1; ls /home /root 2>&1; cat /etc/shadow | wc -c; echo end`);
+        assert.doesNotMatch(r.text, /PLANTED-HOST-KEY/);
+        assert.match(r.text, /No such file or directory/);
+        assert.match(r.text, /\n0\nend/);
+        // The state dir (approvals socket, config, other sandboxes) lives under /tmp here: private.
+        const state = await run(s, `ls ${s.stateDir} 2>&1; echo end`);
+        assert.match(state.text, /No such file or directory/);
+      });
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  test("writes outside the workspace and the private tmpfs fail", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await run(
+        s,
+        "for p in /usr/evil /etc/evil /bin/evil /opt/evil /proc/evil; do touch $p 2>/dev/null && echo WROTE $p; done; " +
+          "touch /tmp/ok /var/tmp/ok /run/ok /workspace/ok && echo tmp-ok",
+      );
+      assert.doesNotMatch(r.text, /WROTE/);
+      assert.match(r.text, /tmp-ok/);
+    });
+  });
+
+  test("workspaceAccess ro: the agent workspace is read-only at /agent", async () => {
+    const ws = scratchDir("clawexec-agent-ws-");
+    try {
+      writeFileSync(join(ws.dir, "README"), "agent workspace\n");
+      await withServer({ config: sandboxed({ workspaceAccess: "ro" }), cwd: ws.dir }, async (s) => {
+        const r = await run(s, "cat /agent/README; touch /agent/x 2>&1 || echo refused; echo new > /agent/README 2>&1; echo end");
+        assert.match(r.text, /agent workspace/);
+        assert.match(r.text, /refused/);
+        assert.equal(readFileSync(join(ws.dir, "README"), "utf8"), "agent workspace\n");
+        assert.equal(existsSync(join(ws.dir, "x")), false);
+      });
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test("workspaceAccess rw: .git/hooks and .git/config stay read-only, commits still work", async () => {
+    const ws = scratchDir("clawexec-agent-ws-");
+    try {
+      await withServer({ config: sandboxed({ workspaceAccess: "rw" }), cwd: ws.dir }, async (s) => {
+        // The repository exists before the sandbox is created (its first command).
+        const { execFileSync } = await import("node:child_process");
+        execFileSync("git", ["init", "-q", ws.dir]);
+        const r = await run(
+          s,
+          "echo 'echo pwned' > .git/hooks/pre-commit 2>&1 || echo hooks-refused; " +
+            "echo '[core]' >> .git/config 2>&1 || echo config-refused; " +
+            "echo hi > f && git -c user.email=a@b -c user.name=a add f && git -c user.email=a@b -c user.name=a commit -qm m && echo committed",
+        );
+        assert.match(r.text, /hooks-refused/);
+        assert.match(r.text, /config-refused/);
+        assert.match(r.text, /committed/);
+        assert.equal(existsSync(join(ws.dir, ".git", "hooks", "pre-commit")), false);
+      });
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test("network none: a TCP server on the host's loopback is unreachable", async () => {
+    const listener = createServer((c) => c.end("HOST-SECRET\n"));
+    await new Promise((r) => listener.listen(0, "127.0.0.1", r));
+    const port = listener.address().port;
+    try {
+      await withServer({ config: sandboxed() }, async (s) => {
+        const r = await run(
+          s,
+          `python3 -c 'import socket;s=socket.create_connection(("127.0.0.1",${port}),timeout=2);print(s.recv(100))' 2>&1; ` +
+            "cat /proc/net/dev | grep -c ':'",
+        );
+        assert.doesNotMatch(r.text, /HOST-SECRET/);
+        assert.match(r.text, /Connection refused/);
+        assert.match(r.text, /\n1\n?$/); // only lo
+      });
+    } finally {
+      listener.close();
+    }
+  });
+
+  test("user namespaces, mounts, ptrace, io_uring and bpf are refused", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await run(
+        s,
+        "unshare -U true 2>&1 || echo userns-refused; " +
+          "unshare -r true 2>&1 || echo userns2-refused; " +
+          "mount -t tmpfs none /tmp 2>&1 || echo mount-refused; " +
+          `python3 -c 'import ctypes;l=ctypes.CDLL(None,use_errno=True);print("ptrace",l.ptrace(16,${s.pid},0,0),ctypes.get_errno())'; ` +
+          "python3 -c 'import ctypes;l=ctypes.CDLL(None,use_errno=True);print(\"uring\",l.syscall(425,1,0),ctypes.get_errno())'; " +
+          "python3 -c 'import ctypes;l=ctypes.CDLL(None,use_errno=True);print(\"bpf\",l.syscall(321,0,0,0),ctypes.get_errno())'; " +
+          "grep -E 'CapEff|NoNewPrivs|Seccomp:' /proc/self/status",
+      );
+      assert.match(r.text, /userns-refused/);
+      assert.match(r.text, /userns2-refused/);
+      assert.match(r.text, /mount-refused/);
+      assert.match(r.text, /ptrace -1 (1|3)\b/); // EPERM (seccomp) — the server's pid is not even in this namespace
+      assert.match(r.text, /uring -1 1\b/);
+      assert.match(r.text, /bpf -1 1\b/);
+      assert.match(r.text, /CapEff:\s+0000000000000000/);
+      assert.match(r.text, /NoNewPrivs:\s+1/);
+      assert.match(r.text, /Seccomp:\s+2/);
+    });
+  });
+
+  test("a symlink in the workspace does not reach the host", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await run(s, "ln -s /etc/shadow /workspace/link; cat /workspace/link | wc -c; ln -s / /workspace/root; ls /workspace/root/home 2>&1; echo end");
+      assert.match(r.text, /^0\n/);
+      assert.match(r.text, /No such file or directory/);
+    });
+  });
+});
+
+describe("sandbox: process lifetime", () => {
+  test("timeout and kill stop the command's whole tree inside the sandbox", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await run(s, "sleep 30 & sleep 30; echo never", { timeoutSeconds: 1 });
+      assert.equal(r.details.status, "failed");
+      assert.match(r.text, /timed out/i);
+      const left = await run(s, "ps -eo comm | grep -c '^sleep$' || true");
+      assert.equal(left.text.trim(), "0");
+      const bg = await run(s, "sleep 60", { background: true });
+      const id = bg.details.sessionId;
+      const killed = await s.call("process", { action: "kill", sessionId: id });
+      assert.equal(killed.isError, false);
+      await pollUntilExit(s, id);
+      const after = await run(s, "ps -eo comm | grep -c '^sleep$' || true");
+      assert.equal(after.text.trim(), "0");
+    });
+  });
+
+  test("pty: true works inside the sandbox", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await run(s, "test -t 0 && echo is-a-tty; tty", { pty: true });
+      assert.match(r.text, /is-a-tty/);
+    });
+  });
+
+  test("killing the server with SIGKILL tears down every sandbox process", async () => {
+    const s = await startServer({ config: sandboxed() });
+    let pids;
+    try {
+      const bg = await run(s, "sleep 300 & echo $!; wait", { background: true, yieldMs: 300 });
+      assert.equal(bg.details.status, "running");
+      const holder = await run(s, "cat /proc/1/status | grep -i '^pid'");
+      assert.match(holder.text, /Pid:\s+1/);
+      // Host pids of the sandbox's processes: children of bwrap.
+      const { execSync } = await import("node:child_process");
+      const out = execSync(`ps -eo pid,args | grep -E 'sleep 300|bwrap --unshare-user' | grep -v grep || true`).toString();
+      pids = out.split("\n").filter(Boolean).map((l) => Number(l.trim().split(/\s+/)[0]));
+      assert.ok(pids.length >= 2, out);
+      process.kill(s.pid, "SIGKILL");
+    } finally {
+      await s.close();
+    }
+    await waitFor(async () => (await Promise.all(pids.map(isAlive))).every((a) => !a), 8000, "sandbox processes to die");
+  });
+});
+
+describe("sandbox: routing, elevated and environment", () => {
+  test("auto runs in the sandbox; host=gateway is refused with the reference's text", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await run(s, "hostname");
+      assert.equal(r.text.trim(), "clawexec-sandbox");
+      const g = await s.call("exec", { command: "hostname", host: "gateway" });
+      assert.equal(g.isError, true);
+      assert.match(
+        g.text,
+        /exec host not allowed \(requested gateway; configured host is auto; set tools\.exec\.host=gateway to allow this override\)\./,
+      );
+      const sb = await run(s, "hostname", { host: "sandbox" });
+      assert.equal(sb.text.trim(), "clawexec-sandbox");
+    });
+  });
+
+  test("non-main: the main session runs on the host, another session key in the sandbox", async () => {
+    await withServer({ config: sandboxed({ mode: "non-main" }) }, async (s) => {
+      const r = await run(s, "hostname");
+      assert.notEqual(r.text.trim(), "clawexec-sandbox");
+    });
+    await withServer({ config: sandboxed({ mode: "non-main" }), args: ["--session-key", "agent:main:telegram:42"] }, async (s) => {
+      const r = await run(s, "hostname");
+      assert.equal(r.text.trim(), "clawexec-sandbox");
+    });
+  });
+
+  test("mode off: host=sandbox fails closed with the reference's text", async () => {
+    await withServer({}, async (s) => {
+      const r = await s.call("exec", { command: "true", host: "sandbox" });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /exec host=sandbox requires a sandbox runtime for this session\./);
+    });
+  });
+
+  test("the implicit sandbox deny still runs; approvals never apply in the sandbox", async () => {
+    await withServer(
+      { config: sandboxed({}, {}), approvals: { version: 1, defaults: { security: "deny" } } },
+      async (s) => {
+        const r = await run(s, "echo ran");
+        assert.equal(r.text.trim(), "ran");
+      },
+    );
+  });
+
+  test("elevated: refused when disabled (runtime=sandboxed), escapes to the host when enabled", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      const r = await s.call("exec", { command: "hostname", elevated: true });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^elevated is not available right now \(runtime=sandboxed\)\.\nFailing gates: enabled/);
+    });
+    await withServer({ config: sandboxed({}, { tools: { elevated: { enabled: true } } }) }, async (s) => {
+      const r = await s.call("exec", { command: "hostname", elevated: true });
+      assert.notEqual(r.text.trim(), "clawexec-sandbox");
+    });
+  });
+
+  test("environment: HOME is the workdir, PATH is prepended after the profile, env-file rules apply", async () => {
+    await withServer({ config: sandboxed({ docker: { env: { FROM_CONFIG: "yes" } } }) }, async (s) => {
+      const r = await run(s, "echo $HOME; echo $FROM_CONFIG; echo $OPENCLAW_SHELL; echo ${OPENCLAW_PREPEND_PATH:-unset}; echo $PATH", {
+        env: { PATH: "/custom/bin", MINE: "1" },
+      });
+      const lines = r.text.trim().split("\n");
+      assert.deepEqual(lines.slice(0, 4), ["/workspace", "yes", "exec", "unset"]);
+      assert.match(lines[4], /^\/custom\/bin:/);
+      const bad = await s.call("exec", { command: "true", env: { "1BAD": "x" } });
+      assert.match(
+        bad.text,
+        /Invalid container environment variable name "1BAD"; use letters, digits, and underscores without a leading digit\./,
+      );
+      const multi = await s.call("exec", { command: "true", env: { MULTI: "a\nb" } });
+      assert.match(
+        multi.text,
+        /Container environment variable MULTI must have a single-line value because Docker and Podman --env-file entries are line-delimited\./,
+      );
+    });
+  });
+
+  test("a workdir outside the container workdir or with .. is unavailable", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      await run(s, "mkdir -p /workspace/sub");
+      const ok = await run(s, "pwd", { workdir: "sub" });
+      assert.equal(ok.text.trim(), "/workspace/sub");
+      for (const workdir of ["/etc", "/workspace/../etc", "/workspace/missing"]) {
+        const r = await s.call("exec", { command: "pwd", workdir });
+        assert.equal(r.details.status, "failed", workdir);
+      }
+    });
+  });
+});
