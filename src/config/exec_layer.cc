@@ -401,4 +401,13 @@ ExecLayer read_exec_layer(const json::object& exec, const std::string& path, Dia
   return layer;
 }
 
+const boost::json::object* child_object(const boost::json::object& parent, std::string_view key,
+                                        const std::string& path, Diagnostics& diagnostics) {
+  const boost::json::value* v = parent.if_contains(key);
+  if (v == nullptr) return nullptr;
+  if (v->is_object()) return &v->get_object();
+  diagnostics.errors.push_back(path + ": expected an object, got " + describe_value(*v));
+  return nullptr;
+}
+
 }  // namespace clawexec::config::detail

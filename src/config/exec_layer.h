@@ -59,6 +59,11 @@ ExecLayer read_exec_layer(const boost::json::object& exec, const std::string& pa
 /// than [A-Za-z0-9_$-] or is empty.
 std::string child_path(std::string_view parent, std::string_view key);
 
+/// The object at `parent[key]`: nullptr if absent, an error (naming `path`) if present but not
+/// an object.
+const boost::json::object* child_object(const boost::json::object& parent, std::string_view key,
+                                        const std::string& path, Diagnostics& diagnostics);
+
 /// A short rendering of a JSON value for messages: strings quoted, numbers as JavaScript
 /// prints them, containers as "an object"/"an array".
 std::string describe_value(const boost::json::value& value);

@@ -24,15 +24,7 @@ namespace json = boost::json;
 using detail::Diagnostics;
 using detail::ExecLayer;
 
-// Returns the object at `parent[key]`: nullptr if absent, an error if present but no object.
-const json::object* child_object(const json::object& parent, std::string_view key, const std::string& path,
-                                 Diagnostics& diagnostics) {
-  const json::value* v = parent.if_contains(key);
-  if (v == nullptr) return nullptr;
-  if (v->is_object()) return &v->get_object();
-  diagnostics.errors.push_back(path + ": expected an object, got " + detail::describe_value(*v));
-  return nullptr;
-}
+using detail::child_object;
 
 struct Sections {
   std::optional<ExecLayer> global;

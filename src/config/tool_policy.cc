@@ -32,6 +32,7 @@ namespace clawexec::config {
 namespace {
 
 namespace json = boost::json;
+using detail::child_object;
 using detail::child_path;
 using detail::describe_value;
 using detail::Diagnostics;
@@ -236,14 +237,6 @@ Scope read_scope(const json::object& tools, std::string path, Diagnostics& diagn
 }
 
 // Returns the object at `parent[key]`: nullptr if absent, an error if present but no object.
-const json::object* child_object(const json::object& parent, std::string_view key, const std::string& path,
-                                 Diagnostics& diagnostics) {
-  const json::value* v = parent.if_contains(key);
-  if (v == nullptr) return nullptr;
-  if (v->is_object()) return &v->get_object();
-  diagnostics.errors.push_back(path + ": expected an object, got " + describe_value(*v));
-  return nullptr;
-}
 
 // ---- building the chain ----
 

@@ -10,6 +10,7 @@
 
 #include "sandbox/probe.h"
 #include "sandbox/seccomp_filter.h"
+#include "sys/sys.h"
 
 namespace clawexec::daemon {
 namespace {
@@ -32,9 +33,11 @@ std::string unavailable_reason(const sandbox::SandboxProbe& probe) {
 Result<std::shared_ptr<const exec::SandboxRuntime>> load_sandbox_runtime(const json::Value& document,
                                                                          const std::string& agent_id,
                                                                          const std::string& state_dir,
+                                                                         const std::string& home_dir,
                                                                          std::vector<std::string>& warnings) {
   if (!document.is_object()) return std::shared_ptr<const exec::SandboxRuntime>();
-  config::SandboxSettings settings = TRY(config::read_sandbox_settings(document.get_object(), agent_id));
+  config::SandboxSettings settings = TRY(config::read_sandbox_settings(
+      document.get_object(), agent_id, home_dir, [](const std::string& p) { return sys::canonicalize_existing_prefix(p); }));
   for (const std::string& w : settings.warnings) warnings.push_back(w);
   if (settings.mode == config::SandboxMode::kOff) return std::shared_ptr<const exec::SandboxRuntime>();
   auto runtime = std::make_shared<exec::SandboxRuntime>();

@@ -19,6 +19,7 @@ namespace clawexec::daemon {
 Result<std::shared_ptr<const exec::SandboxRuntime>> load_sandbox_runtime(const json::Value& document,
                                                                          const std::string& agent_id,
                                                                          const std::string& state_dir,
+                                                                         const std::string& home_dir,
                                                                          std::vector<std::string>& warnings);
 
 }  // namespace clawexec::daemon

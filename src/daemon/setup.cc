@@ -96,7 +96,7 @@ Result<Setup> load_setup(const std::string& agent_id) {
   {
     Result<std::shared_ptr<const exec::SandboxRuntime>> sandbox =
         load_sandbox_runtime(loaded.document, agent_id.empty() ? std::string("main") : agent_id,
-                             config::resolve_state_dir(paths), setup.warnings);
+                             config::resolve_state_dir(paths), config::resolve_home_dir(paths), setup.warnings);
     if (!sandbox.ok()) return Error::invalid(setup.config_path + ": " + sandbox.error().message);
     setup.service.sandbox = std::move(sandbox).value();
   }

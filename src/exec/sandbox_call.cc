@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "base/strings.h"
 #include "env/host_exec_env.h"
 #include "exec/service.h"
 #include "sys/file_system.h"
@@ -53,9 +54,8 @@ std::string join(const std::string& dir, std::string_view relative) {
   return dir == "/" ? "/" + std::string(relative) : dir + "/" + std::string(relative);
 }
 
-// The resource limits every command of the sandbox gets. Without a cgroup of its own these are
-// the nearest rlimits: pidsLimit is RLIMIT_NPROC, which the kernel counts per user namespace,
-// so it bounds the whole sandbox; memory is RLIMIT_AS, per process.
+// docker.ulimits as rlimits of every command (pidsLimit, memory and cpus go to the sandbox's
+// cgroup, see sandbox/cgroup.h).
 std::string sandbox_limits(const config::SandboxSettings& s) {
   static const std::pair<const char*, int> kNames[] = {
       {"cpu", RLIMIT_CPU},         {"fsize", RLIMIT_FSIZE},     {"data", RLIMIT_DATA},     {"stack", RLIMIT_STACK},
@@ -72,8 +72,6 @@ std::string sandbox_limits(const config::SandboxSettings& s) {
       if (u.name == name) add(resource, u.soft, u.hard);
     }
   }
-  if (s.pids_limit) add(RLIMIT_NPROC, *s.pids_limit, *s.pids_limit);
-  if (s.memory_bytes) add(RLIMIT_AS, *s.memory_bytes, *s.memory_bytes);
   return out;
 }
 
@@ -156,6 +154,8 @@ sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string
   spec.seccomp_program = runtime.seccomp_program;
   spec.setup_command = s.setup_command.value_or("");
   spec.limits = sandbox_limits(s);
+  spec.cgroup_limits = {.pids = s.pids_limit, .memory_bytes = s.memory_bytes, .memory_swap_bytes = s.memory_swap_bytes,
+                        .cpus = s.cpus};
   sandbox::SandboxLayout& layout = spec.layout;
   layout.workdir = s.workdir;
   layout.tmpfs = s.tmpfs;

@@ -15,6 +15,7 @@
 #include "sandbox/sandbox_host.h"
 
 #include <poll.h>
+#include <sys/resource.h>
 #include <signal.h>
 
 #include <cctype>
@@ -179,14 +180,21 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
       box->bwrap_pid_ = -1;
       return Error::rejected("sandbox " + spec.scope + ": " + group.error().message);
     } else {
+      // The nearest rlimits, per user and per process: weaker, and said so.
       box->limits_summary_ = "rlimits only (" + group.error().message + ")";
+      auto add = [&box](int resource, int64_t value) {
+        std::string& l = box->spec_.limits;
+        l += (l.empty() ? "" : ",") + std::to_string(resource) + "=" + std::to_string(value) + ":" + std::to_string(value);
+      };
+      if (spec.cgroup_limits.pids) add(RLIMIT_NPROC, *spec.cgroup_limits.pids);
+      if (spec.cgroup_limits.memory_bytes) add(RLIMIT_AS, *spec.cgroup_limits.memory_bytes);
     }
   }
   box->keepalive_ = std::move(ours);
   auto join = std::make_shared<proc::SandboxJoin>();
   join->holder_pidfd = std::move(holder_fd).value();
   join->seccomp_program = spec.seccomp_program;
-  join->limits = spec.limits;
+  join->limits = box->spec_.limits;
   if (box->cgroup_) {
     for (const std::string& procs : box->cgroup_->procs_files()) join->cgroups += procs + "\n";
   }
