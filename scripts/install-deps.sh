@@ -2,7 +2,8 @@
 # Installs what building, running and testing clawexec needs on Debian 12 (bookworm):
 # compilers and CMake, Boost 1.81 (Asio, Beast, JSON), CLI11, GoogleTest/GoogleMock,
 # Google Benchmark, PCRE2 (argPattern regexes), OpenSSL (SHA-256), clang (libFuzzer:
-# scripts/fuzz.sh and the fuzz.smoke test), and, with --test, Node.js plus the npm packages of the
+# scripts/fuzz.sh and the fuzz.smoke test), the sandbox's libseccomp and programs (bubblewrap,
+# passt/pasta and slirp4netns for user-mode networking, uidmap), and, with --test, Node.js plus the npm packages of the
 # black-box tests, zsh (the shell-snapshot tests) and python3 (the include-layer check).
 # Safe to run repeatedly; uses sudo when not root.
 set -euo pipefail
@@ -16,7 +17,8 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 packages=(build-essential cmake ninja-build pkg-config ccache clang
           libboost1.81-dev libboost-json1.81-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libssl-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libssl-dev
+          libseccomp-dev bubblewrap passt slirp4netns uidmap)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

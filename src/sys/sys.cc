@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -35,6 +36,17 @@ Result<UniqueFd> duplicate_fd(int fd, std::string_view what) {
   int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   if (copy < 0) return Error::from_errno(std::string(what), errno);
   return UniqueFd(copy);
+}
+
+Result<UniqueFd> create_memfd(const std::string& name) {
+  int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
+  if (fd < 0) return Error::from_errno("memfd_create " + name, errno);
+  return UniqueFd(fd);
+}
+
+Result<void> seek_to_start(int fd, std::string_view what) {
+  if (::lseek(fd, 0, SEEK_SET) != 0) return Error::from_errno("seek " + std::string(what), errno);
+  return {};
 }
 
 Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair() {

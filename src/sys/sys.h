@@ -24,6 +24,11 @@ Result<Pipe> make_pipe(int extra_flags = 0);
 /// A close-on-exec duplicate of `fd`; `what` names it in the error ("dup PTY master: ...").
 Result<UniqueFd> duplicate_fd(int fd, std::string_view what);
 
+/// memfd_create(name, MFD_CLOEXEC): an anonymous in-memory file.
+Result<UniqueFd> create_memfd(const std::string& name);
+/// lseek(fd, 0, SEEK_SET); `what` names the file in the error.
+Result<void> seek_to_start(int fd, std::string_view what);
+
 /// A connected AF_UNIX SOCK_SEQPACKET pair, both ends close-on-exec.
 Result<std::pair<UniqueFd, UniqueFd>> make_seqpacket_pair();
 

@@ -35,7 +35,7 @@ describe("sandbox: one long-lived sandbox per scope", () => {
       const a = await run(s, "echo one > /tmp/kept; echo two > /workspace/file; pwd; hostname; id -u");
       assert.equal(a.isError, false, a.text);
       assert.equal(a.details.status, "completed");
-      assert.match(a.text, /^\/workspace\nclawexec-sandbox\n\d+\n/);
+      assert.match(a.text, /^\/workspace\nclawexec-sandbox\n\d+/);
       const b = await run(s, "cat /tmp/kept /workspace/file");
       assert.equal(b.text.trim(), "one\ntwo");
       const { readdirSync } = await import("node:fs");
@@ -205,8 +205,8 @@ describe("sandbox: escapes fail", () => {
 
   test("a symlink in the workspace does not reach the host", async () => {
     await withServer({ config: sandboxed() }, async (s) => {
-      const r = await run(s, "ln -s /etc/shadow /workspace/link; cat /workspace/link | wc -c; ln -s / /workspace/root; ls /workspace/root/home 2>&1; echo end");
-      assert.match(r.text, /^0\n/);
+      const r = await run(s, "ln -s /etc/shadow /workspace/link; cat /workspace/link; ln -s / /workspace/root; ls /workspace/root/home 2>&1; echo end");
+      assert.doesNotMatch(r.text, /root:/);
       assert.match(r.text, /No such file or directory/);
     });
   });
