@@ -243,18 +243,19 @@ void read_docker(const json::object& docker, const std::string& path, SandboxSet
           const json::object& o = u.value().get_object();
           const json::value* soft = o.if_contains("soft");
           const json::value* hard = o.if_contains("hard");
-          std::optional<int64_t> sv = soft ? r.positive_integer(*soft, ukey + ".soft") : std::nullopt;
-          std::optional<int64_t> hv = hard ? r.positive_integer(*hard, ukey + ".hard") : std::nullopt;
-          if (!sv || !hv) {
-            if (!soft || !hard) d.errors.push_back(ukey + ": expected {soft, hard}");
+          if (!soft || !hard) {
+            d.errors.push_back(ukey + ": expected {soft, hard}");
             continue;
           }
-          if (*sv > *hv) {
+          int64_t sv = r.positive_integer(*soft, ukey + ".soft").value_or(-1);
+          int64_t hv = r.positive_integer(*hard, ukey + ".hard").value_or(-1);
+          if (sv < 0 || hv < 0) continue;
+          if (sv > hv) {
             d.errors.push_back(ukey + ": soft is above hard");
             continue;
           }
-          limit.soft = *sv;
-          limit.hard = *hv;
+          limit.soft = sv;
+          limit.hard = hv;
         } else if (auto n = r.positive_integer(u.value(), ukey)) {
           limit.soft = limit.hard = *n;
         } else {
@@ -393,8 +394,8 @@ std::optional<int64_t> parse_memory_size(std::string_view text) {
   return n * unit;
 }
 
-std::optional<std::string> bind_problem(const SandboxBind& bind, const std::string& key, const std::string& home_dir,
-                                        const std::string& workdir, const std::string& canonical_host) {
+std::optional<std::string> host_path_problem(const std::string& host, const std::string& key, const std::string& home_dir,
+                                             const std::string& canonical_host) {
   static const std::string kBlocked[] = {"/etc", "/private/etc", "/proc", "/sys", "/dev", "/root", "/boot",
                                          "/run", "/var/run", "/private/var/run"};
   static const std::string kHomeSecrets[] = {".aws", ".cargo", ".config", ".docker", ".gnupg",
@@ -403,7 +404,7 @@ std::optional<std::string> bind_problem(const SandboxBind& bind, const std::stri
   if (!home_dir.empty()) {
     for (const std::string& s : kHomeSecrets) blocked.push_back(strip_trailing_slashes(home_dir) + "/" + s);
   }
-  for (const std::string& source : {bind.host, canonical_host}) {
+  for (const std::string& source : {host, canonical_host}) {
     if (source.find("docker.sock") != std::string::npos) {
       return key + ": binding the container engine's socket (" + source + ") is refused";
     }
@@ -411,12 +412,17 @@ std::optional<std::string> bind_problem(const SandboxBind& bind, const std::stri
       // Refused when the source is a blocked path, inside one, or contains one (binding / or
       // the home directory would expose them all).
       if (under(source, b) || under(b, source)) {
-        return key + ": the host path " + bind.host +
-               (source == bind.host ? "" : " (" + source + " after resolving symlinks)") + " exposes " + b +
-               ", which a sandbox must not see";
+        return key + ": the host path " + host + (source == host ? "" : " (" + source + " after resolving symlinks)") +
+               " exposes " + b + ", which a sandbox must not see";
       }
     }
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> bind_problem(const SandboxBind& bind, const std::string& key, const std::string& home_dir,
+                                        const std::string& workdir, const std::string& canonical_host) {
+  if (auto problem = host_path_problem(bind.host, key, home_dir, canonical_host)) return problem;
   for (const std::string& reserved : {std::string("/workspace"), std::string("/agent"), workdir}) {
     if (under(bind.container, reserved)) {
       return key + ": " + bind.container + " is reserved for the sandbox's workspace (" + reserved + ")";

@@ -70,6 +70,12 @@ Result<SandboxSettings> read_sandbox_settings(const boost::json::object& documen
                                               const std::string& home_dir,
                                               const std::function<std::string(const std::string&)>& canonicalize);
 
+/// The error for a host directory no sandbox may see (a blocked path, inside one, or
+/// containing one: /, the home directory), checked as given and as `canonical_host`; nullopt
+/// when it may be mounted. `key` names the setting in the message.
+std::optional<std::string> host_path_problem(const std::string& host, const std::string& key, const std::string& home_dir,
+                                             const std::string& canonical_host);
+
 /// The error for a bind OpenClaw refuses (blocked host source, reserved target), or nullopt.
 /// `key` names the setting in the message.
 std::optional<std::string> bind_problem(const SandboxBind& bind, const std::string& key, const std::string& home_dir,

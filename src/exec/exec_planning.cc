@@ -176,6 +176,9 @@ namespace {
 // guards and no approvals (the sandbox is the boundary).
 std::variant<Reply, ExecPlan> plan_sandboxed(const ServiceConfig& config, ExecRequest request, const CallContext& ctx,
                                              ExecPlan plan, const std::string& scope) {
+  if (Result<void> workspace = check_agent_workspace(config); !workspace.ok()) {
+    return Reply::thrown(workspace.error().message);
+  }
   sandbox::SandboxSpec spec = sandbox_spec(config, scope);
   std::string source = sandbox_workspace_source(spec);
   // The scope's own workspace is made on first use; a missing one is simply empty.

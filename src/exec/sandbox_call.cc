@@ -144,6 +144,18 @@ std::string sandbox_shell_command(const std::string& command, env::EnvList& env)
   return "export PATH=\"${OPENCLAW_PREPEND_PATH}:$PATH\"; unset OPENCLAW_PREPEND_PATH; " + command;
 }
 
+Result<void> check_agent_workspace(const ServiceConfig& config) {
+  if (config.sandbox->settings.workspace_access == config::WorkspaceAccess::kNone) return {};
+  std::string source = agent_workspace(config);
+  std::string key = std::string("agents.defaults.sandbox.workspaceAccess \"") +
+                    (config.sandbox->settings.workspace_access == config::WorkspaceAccess::kRw ? "rw" : "ro") + "\"";
+  if (source.empty()) return Error::rejected(key + ": the agent workspace (the server's working directory) is unknown");
+  if (auto problem = config::host_path_problem(source, key, config.home_dir, sys::canonicalize_existing_prefix(source))) {
+    return Error::rejected(*problem + ". Start the server in a project directory or set tools.exec.cwd.");
+  }
+  return {};
+}
+
 sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string& scope) {
   const SandboxRuntime& runtime = *config.sandbox;
   const config::SandboxSettings& s = runtime.settings;

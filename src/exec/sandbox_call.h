@@ -41,6 +41,11 @@ Result<env::EnvList> sandbox_env(const ServiceConfig& config, const env::EnvList
 /// after `sh -l` has read /etc/profile. Moves PATH out of `env`.
 std::string sandbox_shell_command(const std::string& command, env::EnvList& env);
 
+/// workspaceAccess ro/rw mount the agent workspace (tools.exec.cwd or the server's working
+/// directory): refused when that directory is or contains what no sandbox may see (the home
+/// directory, /, /etc, ...), as a bind of it would be.
+Result<void> check_agent_workspace(const ServiceConfig& config);
+
 /// What the scope's sandbox is made of.
 sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string& scope);
 

@@ -348,3 +348,21 @@ describe("sandbox: routing, elevated and environment", () => {
     });
   });
 });
+
+describe("sandbox: the agent workspace mount", () => {
+  test("workspaceAccess rw refuses a server started in the home directory (it would expose ~/.ssh)", async () => {
+    const home = scratchDir("clawexec-home-");
+    try {
+      mkdirSync(join(home.dir, ".ssh"));
+      writeFileSync(join(home.dir, ".ssh", "id_ed25519"), "PLANTED-HOST-KEY\n");
+      await withServer({ config: sandboxed({ workspaceAccess: "rw" }), env: { HOME: home.dir }, cwd: home.dir }, async (s) => {
+        const r = await s.call("exec", { command: "cat .ssh/id_ed25519" });
+        assert.equal(r.isError, true);
+        assert.doesNotMatch(r.text, /PLANTED-HOST-KEY/);
+        assert.match(r.text, /workspaceAccess "rw": the host path .* exposes .*\/\.[a-z]+, which a sandbox must not see/);
+      });
+    } finally {
+      home.cleanup();
+    }
+  });
+});
