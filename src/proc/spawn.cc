@@ -9,9 +9,7 @@
 
 #include "proc/spawn.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,72 +17,13 @@
 #include <cstring>
 
 #include "shim/protocol.h"
+#include "sys/spawn_process.h"
 #include "sys/sys.h"
 
 namespace clawexec::proc {
 namespace {
 
 constexpr int kOutputPipeBytes = 1 << 20;
-
-class SpawnActions {
- public:
-  SpawnActions() { ok_ = ::posix_spawn_file_actions_init(&actions_) == 0; }
-  ~SpawnActions() {
-    if (ok_) ::posix_spawn_file_actions_destroy(&actions_);
-  }
-  SpawnActions(const SpawnActions&) = delete;
-  SpawnActions& operator=(const SpawnActions&) = delete;
-  posix_spawn_file_actions_t* get() { return &actions_; }
-  bool ok() const { return ok_; }
-
- private:
-  posix_spawn_file_actions_t actions_;
-  bool ok_ = false;
-};
-
-class SpawnAttributes {
- public:
-  SpawnAttributes() { ok_ = ::posix_spawnattr_init(&attr_) == 0; }
-  ~SpawnAttributes() {
-    if (ok_) ::posix_spawnattr_destroy(&attr_);
-  }
-  SpawnAttributes(const SpawnAttributes&) = delete;
-  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-  posix_spawnattr_t* get() { return &attr_; }
-  bool ok() const { return ok_; }
-
- private:
-  posix_spawnattr_t attr_;
-  bool ok_ = false;
-};
-
-std::vector<char*> c_strings(const std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  out.reserve(strings.size() + 1);
-  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
-  out.push_back(nullptr);
-  return out;
-}
-
-Result<void> check(int rc, const char* what) {
-  if (rc != 0) return Error::from_errno(what, rc);
-  return {};
-}
-
-Result<void> configure_attributes(SpawnAttributes& attr) {
-  if (!attr.ok()) return Error::internal("posix_spawnattr_init failed");
-  sigset_t all, none;
-  ::sigfillset(&all);
-  ::sigdelset(&all, SIGKILL);
-  ::sigdelset(&all, SIGSTOP);
-  ::sigemptyset(&none);
-  TRY(check(::posix_spawnattr_setsigdefault(attr.get(), &all), "posix_spawnattr_setsigdefault"));
-  TRY(check(::posix_spawnattr_setsigmask(attr.get(), &none), "posix_spawnattr_setsigmask"));
-  TRY(check(::posix_spawnattr_setpgroup(attr.get(), 0), "posix_spawnattr_setpgroup"));
-  short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP;
-  TRY(check(::posix_spawnattr_setflags(attr.get(), flags), "posix_spawnattr_setflags"));
-  return {};
-}
 
 }  // namespace
 
@@ -115,28 +54,8 @@ Result<ChildStdio> prepare_stdio(const SpawnSpec& spec, SpawnedShim& shim) {
 
 Result<pid_t> spawn_shim_process(const std::string& shim_path, const std::vector<std::string>& argv,
                                  const std::vector<std::string>& env, const ShimFds& fds, const std::string& cwd) {
-  SpawnActions actions;
-  if (!actions.ok()) return Error::internal("posix_spawn_file_actions_init failed");
-  for (int target = 0; target < static_cast<int>(fds.size()); ++target) {
-    int source = fds[static_cast<size_t>(target)];
-    if (source >= 0) {
-      TRY(check(::posix_spawn_file_actions_adddup2(actions.get(), source, target), "adddup2"));
-    } else {
-      TRY(check(::posix_spawn_file_actions_addopen(actions.get(), target, "/dev/null", O_RDWR, 0), "addopen"));
-    }
-  }
-  TRY(check(::posix_spawn_file_actions_addclosefrom_np(actions.get(), shim::kControlFd + 1), "addclosefrom"));
-  if (!cwd.empty()) {
-    TRY(check(::posix_spawn_file_actions_addchdir_np(actions.get(), cwd.c_str()), "addchdir"));
-  }
-  SpawnAttributes attr;
-  TRY(configure_attributes(attr));
-  std::vector<char*> argv_c = c_strings(argv);
-  std::vector<char*> envp = c_strings(env);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, shim_path.c_str(), actions.get(), attr.get(), argv_c.data(), envp.data());
-  if (rc != 0) return Error::from_errno("spawn " + shim_path, rc);
-  return pid;
+  static_assert(std::tuple_size_v<ShimFds> == shim::kControlFd + 1);
+  return sys::spawn_process(shim_path, argv, env, fds, cwd);
 }
 
 Result<SpawnedShim> spawn_with_shim(const SpawnSpec& spec, const std::string& shim_path) {
