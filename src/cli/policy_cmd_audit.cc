@@ -8,6 +8,7 @@
 #include "cli/policy_cmd_common.h"
 #include "cli/policy_cmd_internal.h"
 #include "operator/security_audit.h"
+#include "term/display_escape.h"
 
 namespace clawexec::cli {
 
@@ -42,6 +43,9 @@ int run_doctor(bool fix, bool as_json) {
     print_json(op::to_json(*report));
     return 0;
   }
+  for (const std::string& line : report->sandbox) {
+    std::cout << "sandbox: " << term::escape_for_display(line, term::DisplayStyle::kLines) << "\n";
+  }
   if (report->coverage_warnings.empty() && report->trusted_dir_warnings.empty()) {
     std::cout << "safeBins: no problems found.\n";
   }
@@ -67,7 +71,7 @@ void add_audit_commands(CLI::App& app, int& exit_code) {
   audit->add_flag("--json", *audit_json, "Output as JSON");
   audit->callback([&exit_code, audit_json] { exit_code = run_audit(*audit_json); });
 
-  auto* doctor = app.add_subcommand("doctor", "Check safeBins coverage and trusted dirs; --fix scaffolds profiles");
+  auto* doctor = app.add_subcommand("doctor", "Check safeBins coverage, trusted dirs and sandbox support; --fix scaffolds profiles");
   auto doctor_flags = std::make_shared<std::pair<bool, bool>>(false, false);  // fix, json
   doctor->add_flag("--fix", doctor_flags->first, "Scaffold missing safeBinProfiles entries in the config");
   doctor->add_flag("--json", doctor_flags->second, "Output as JSON");

@@ -1,4 +1,4 @@
-// Registers the operator command groups (approvals, exec-policy, security audit, doctor).
+// Registers the operator command groups (approvals, exec-policy, security audit, doctor, sandbox).
 
 #include "cli/policy_commands.h"
 
@@ -14,6 +14,7 @@ void add_operator_commands(CLI::App& app, int& exit_code) {
   add_approval_queue_commands(*app.get_subcommand("approvals"), exit_code);
   add_exec_policy_commands(app, exit_code);
   add_audit_commands(app, exit_code);
+  add_sandbox_commands(app, exit_code);
 }
 
 }  // namespace clawexec::cli

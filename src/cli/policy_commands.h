@@ -8,6 +8,8 @@
 //   clawexec exec-policy preset (yolo|cautious|deny-all) [--json]
 //   clawexec security audit [--json]
 //   clawexec doctor [--fix] [--json]
+//   clawexec sandbox list|prune [--json], explain [--agent ID] [--session KEY] [--json],
+//                    recreate (--all | --session KEY | --agent ID) [--json]
 // Exit codes: 0 ok, 1 the thing asked failed (message on stderr), 2 usage error.
 
 #include <CLI/CLI.hpp>

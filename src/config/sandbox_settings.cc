@@ -178,7 +178,6 @@ void read_docker(const json::object& docker, const std::string& path, SandboxSet
       }
     } else if (name == "capDrop") {
       if (auto list = r.strings(v, key)) {
-        s.cap_drop = *list;
         bool all = false;
         for (const std::string& c : *list) all = all || c == "ALL" || c == "all";
         if (!all) s.warnings.push_back(key + ": every capability is always dropped in a clawexec sandbox");
@@ -345,10 +344,20 @@ void read_sandbox_object(const json::object& sandbox, const std::string& path, S
       }
       for (const auto& p : v.get_object()) {
         std::string pkey = child_path(key, p.key());
+        // Non-negative numbers, fractions allowed; 0 turns that limit off.
+        auto milliseconds = [&](double per_unit) -> std::optional<int64_t> {
+          std::optional<double> n = r.number(p.value(), pkey);
+          if (!n) return std::nullopt;
+          if (!(*n >= 0) || *n > 1e9) {
+            d.errors.push_back(pkey + ": expected a number of 0 or more, got " + describe_value(p.value()));
+            return std::nullopt;
+          }
+          return static_cast<int64_t>(*n * per_unit);
+        };
         if (p.key() == "idleHours") {
-          if (auto n = r.positive_integer(p.value(), pkey)) s.prune_idle_hours = *n;
+          if (auto ms = milliseconds(3600e3)) s.prune_idle_ms = *ms;
         } else if (p.key() == "maxAgeDays") {
-          if (auto n = r.positive_integer(p.value(), pkey)) s.prune_max_age_days = *n;
+          if (auto ms = milliseconds(86400e3)) s.prune_max_age_ms = *ms;
         } else {
           s.warnings.push_back(pkey + " is not a known sandbox setting; ignored");
         }
@@ -483,6 +492,19 @@ bool sandbox_active(const SandboxSettings& settings, std::string_view session_ke
     case SandboxMode::kNonMain: return !is_main_session(session_key, agent_id);
   }
   return false;
+}
+
+std::string sandbox_scope_key(const SandboxSettings& settings, std::string_view session_key, std::string_view agent_id) {
+  switch (settings.scope) {
+    case SandboxScope::kAgent: return "agent:" + std::string(agent_id);
+    case SandboxScope::kSession: return std::string(session_key);
+    case SandboxScope::kShared: return "shared";
+  }
+  return "shared";
+}
+
+std::string sandbox_root(const SandboxSettings& settings, const std::string& state_dir) {
+  return settings.workspace_root.empty() ? state_dir + "/sandboxes" : settings.workspace_root;
 }
 
 }  // namespace clawexec::config

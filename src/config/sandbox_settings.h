@@ -39,14 +39,12 @@ struct SandboxSettings {
   SandboxScope scope = SandboxScope::kAgent;
   WorkspaceAccess workspace_access = WorkspaceAccess::kNone;
   std::string workspace_root;  // "" = <state>/sandboxes
-  int64_t prune_idle_hours = 24;
-  int64_t prune_max_age_days = 7;
+  int64_t prune_idle_ms = 24 * 3600'000;       // prune.idleHours (24); 0 = never
+  int64_t prune_max_age_ms = 7 * 86400'000LL;  // prune.maxAgeDays (7); 0 = never
   std::string workdir = "/workspace";
-  bool read_only_root = true;
   std::vector<std::string> tmpfs = {"/tmp", "/var/tmp", "/run"};
   SandboxNetwork network = SandboxNetwork::kNone;
   std::optional<std::string> user;  // "uid[:gid]"
-  std::vector<std::string> cap_drop = {"ALL"};
   std::vector<std::pair<std::string, std::string>> env;
   std::optional<std::string> setup_command;
   std::optional<int64_t> pids_limit;
@@ -89,5 +87,12 @@ bool is_main_session(std::string_view session_key, std::string_view agent_id);
 
 /// Whether `mode` sandboxes the session: off never, all always, non-main unless main.
 bool sandbox_active(const SandboxSettings& settings, std::string_view session_key, std::string_view agent_id);
+
+/// Which sandbox a sandboxed session joins: "agent:<id>" (scope agent), the session key
+/// (session) or "shared".
+std::string sandbox_scope_key(const SandboxSettings& settings, std::string_view session_key, std::string_view agent_id);
+
+/// workspaceRoot, or <state_dir>/sandboxes.
+std::string sandbox_root(const SandboxSettings& settings, const std::string& state_dir);
 
 }  // namespace clawexec::config

@@ -32,8 +32,8 @@ TEST(SandboxSettings, DefaultsAreOpenClawsAndOffMeansNoSandbox) {
   EXPECT_EQ(r->workspace_access, WorkspaceAccess::kNone);
   EXPECT_EQ(r->workdir, "/workspace");
   EXPECT_EQ(r->tmpfs, (std::vector<std::string>{"/tmp", "/var/tmp", "/run"}));
-  EXPECT_EQ(r->prune_idle_hours, 24);
-  EXPECT_EQ(r->prune_max_age_days, 7);
+  EXPECT_EQ(r->prune_idle_ms, 24 * 3600000);
+  EXPECT_EQ(r->prune_max_age_ms, 7 * 86400000LL);
   EXPECT_FALSE(sandbox_active(*r, "agent:main:main", "main"));
 }
 
@@ -83,6 +83,17 @@ TEST(SandboxSettings, InvalidValuesAreErrorsNamingTheKey) {
   EXPECT_NE(error_of(R"({"agents":{"defaults":{"sandbox":{"docker":{"seccompProfile":"unconfined"}}}}})")
                 .find("docker.seccompProfile: \"unconfined\" is refused"),
             std::string::npos);
+}
+
+TEST(SandboxSettings, PruneTakesFractionsAndZeroTurnsALimitOff) {
+  Result<SandboxSettings> r = read(R"({"agents":{"defaults":{"sandbox":{"prune":{"idleHours":0.5,"maxAgeDays":0}}}}})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->prune_idle_ms, 1800000);
+  EXPECT_EQ(r->prune_max_age_ms, 0);
+  EXPECT_EQ(error_of(R"({"agents":{"defaults":{"sandbox":{"prune":{"idleHours":-1}}}}})"),
+            "agents.defaults.sandbox.prune.idleHours: expected a number of 0 or more, got -1");
+  EXPECT_EQ(error_of(R"({"agents":{"defaults":{"sandbox":{"prune":{"maxAgeDays":"7"}}}}})"),
+            "agents.defaults.sandbox.prune.maxAgeDays: expected a number, got \"7\"");
 }
 
 TEST(SandboxSettings, EngineOnlyKeysWarnOnceEach) {

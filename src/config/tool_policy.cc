@@ -1,7 +1,8 @@
 // read_tool_policy: validate the policy keys of every scope (`tools` and each
 // `agents.entries.<id>.tools`), then build the serving agent's chain of layers the way the
 // reference does (resolveEffectiveToolPolicy, pickSandboxToolPolicy, mergeAlsoAllowPolicy,
-// createToolPolicyMatcher in OpenClaw 2026.9.6's dist bundles):
+// createToolPolicyMatcher in OpenClaw 2026.9.6's dist bundles), plus the sandbox layer
+// (resolveSandboxToolPolicyForAgent) that applies only to sandboxed sessions:
 //
 //   1. profile:  agent `profile` ?? global `profile`, its allowlist widened by agent
 //                `alsoAllow` ?? global `alsoAllow` (the agent's list replaces the global one);
@@ -165,6 +166,10 @@ struct Scope {
   std::optional<std::vector<std::string>> also_allow;
   std::optional<std::vector<std::string>> deny;
   bool has_exec_section = false;
+  // <path>.sandbox.tools: the extra filter for sandboxed sessions.
+  std::optional<std::vector<std::string>> sandbox_allow;
+  std::optional<std::vector<std::string>> sandbox_also_allow;
+  std::optional<std::vector<std::string>> sandbox_deny;
 };
 
 std::optional<std::vector<std::string>> read_list(const json::object& tools, std::string_view key,
@@ -202,10 +207,6 @@ void warn_unapplied(const json::object& tools, const std::string& path, Diagnost
     diagnostics.warnings.push_back(child_path(path, "toolsBySender") +
                                    ": per-sender tool policy is not applied by clawexec; use " + path + ".allow / " +
                                    path + ".deny");
-  const json::value* sandbox = tools.if_contains("sandbox");
-  if (sandbox != nullptr && sandbox->is_object() && present(sandbox->get_object().if_contains("tools")))
-    diagnostics.warnings.push_back(path + ".sandbox.tools: sandbox tool policy is not applied by clawexec; use " +
-                                   path + ".allow / " + path + ".deny");
 }
 
 Scope read_scope(const json::object& tools, std::string path, Diagnostics& diagnostics) {
@@ -232,6 +233,15 @@ Scope read_scope(const json::object& tools, std::string path, Diagnostics& diagn
   }
   const json::value* exec = tools.if_contains("exec");
   scope.has_exec_section = exec != nullptr && !exec->is_null();
+  const std::string sandbox_path = child_path(scope.path, "sandbox");
+  if (const json::object* sandbox = child_object(tools, "sandbox", sandbox_path, diagnostics)) {
+    const std::string tools_path = sandbox_path + ".tools";
+    if (const json::object* policy = child_object(*sandbox, "tools", tools_path, diagnostics)) {
+      scope.sandbox_allow = read_list(*policy, "allow", tools_path, diagnostics);
+      scope.sandbox_also_allow = read_list(*policy, "alsoAllow", tools_path, diagnostics);
+      scope.sandbox_deny = read_list(*policy, "deny", tools_path, diagnostics);
+    }
+  }
   warn_unapplied(tools, scope.path, diagnostics);
   return scope;
 }
@@ -274,6 +284,62 @@ std::optional<ToolPolicy::Layer> profile_layer(const Scope& global, const Scope*
   return layer;
 }
 
+// The sandbox's default allowlist (DEFAULT_TOOL_ALLOW in OpenClaw's sandbox constants). Its
+// default denylist names none of our tools.
+const std::vector<std::string>& default_sandbox_allow() {
+  static const std::vector<std::string> kAllow{
+      "exec",          "process",          "read",          "ls",           "write",          "edit",
+      "apply_patch",   "view_image",       "sessions_list", "sessions_history", "sessions_search",
+      "sessions_send", "sessions_spawn",   "sessions_yield", "subagents",   "session_status"};
+  return kAllow;
+}
+
+// resolveSandboxToolPolicyForAgent: each of allow, alsoAllow and deny is the agent's list when
+// it sets one, else the global one; allow (or the default list) is widened by alsoAllow, and
+// an allow of [] lets everything through. Named by the key that supplied it.
+ToolPolicy::Layer sandbox_layer(const Scope& global, const Scope* agent) {
+  using List = std::optional<std::vector<std::string>>;
+  struct Picked {
+    const List* list;
+    std::string key;
+    bool from_agent;
+  };
+  auto pick = [&](List Scope::*field, std::string_view name) -> Picked {
+    if (agent && (agent->*field)) return {&(agent->*field), agent->path + ".sandbox.tools." + std::string(name), true};
+    if (global.*field) return {&(global.*field), global.path + ".sandbox.tools." + std::string(name), false};
+    return {nullptr, global.path + ".sandbox.tools." + std::string(name), false};
+  };
+  Picked allow = pick(&Scope::sandbox_allow, "allow");
+  Picked also = pick(&Scope::sandbox_also_allow, "alsoAllow");
+  Picked deny = pick(&Scope::sandbox_deny, "deny");
+  const bool also_set = also.list && !(*also.list)->empty();
+  std::vector<std::string> merged;
+  if (allow.list) {
+    merged = **allow.list;
+    if (!merged.empty() && also_set) merged.insert(merged.end(), (*also.list)->begin(), (*also.list)->end());
+  } else {
+    merged = default_sandbox_allow();
+    if (also_set) merged.insert(merged.end(), (*also.list)->begin(), (*also.list)->end());
+  }
+  ToolPolicy::Layer layer;
+  // pickAllowSource: an agent's list before a global one, allow before alsoAllow.
+  if (allow.list && allow.from_agent) {
+    layer.allow_key = allow.key;
+  } else if (also.list && also.from_agent) {
+    layer.allow_key = also.key;
+  } else if (allow.list) {
+    layer.allow_key = allow.key;
+  } else if (also.list) {
+    layer.allow_key = also.key;
+  } else {
+    layer.allow_key = allow.key;
+  }
+  layer.deny_key = deny.key;
+  layer.allow = compile(merged);
+  if (deny.list) layer.deny = compile(**deny.list);
+  return layer;
+}
+
 // detectImplicitProfileGrants (#47487): a `tools.exec` section used to widen a restrictive
 // profile with exec and process; the reference now only warns. We warn the same way.
 void warn_implicit_grants(const Scope& global, const Scope* agent, std::string_view agent_id,
@@ -311,19 +377,27 @@ std::string normalize_tool_name(std::string_view name) {
 ToolPolicy::ToolPolicy(std::vector<Layer> layers, std::vector<std::string> warnings)
     : layers_(std::move(layers)), warnings_(std::move(warnings)) {}
 
-std::optional<std::string> ToolPolicy::denied_by(std::string_view tool) const {
-  if (layers_.empty()) return std::nullopt;
+ToolPolicy::ToolPolicy(std::vector<Layer> layers, std::optional<Layer> sandbox_layer, std::vector<std::string> warnings)
+    : layers_(std::move(layers)), sandbox_layer_(std::move(sandbox_layer)), warnings_(std::move(warnings)) {}
+
+std::optional<std::string> ToolPolicy::denied_by(std::string_view tool, bool sandboxed) const {
+  if (layers_.empty() && !(sandboxed && sandbox_layer_)) return std::nullopt;
   std::string name = normalize_tool_name(tool);
-  for (const Layer& layer : layers_) {
+  auto check = [&name](const Layer& layer) -> std::optional<std::string> {
     switch (judge(layer, name)) {
       case Verdict::kAllowed:
-        break;
+        return std::nullopt;
       case Verdict::kDenied:
         return layer.deny_key;
       case Verdict::kNotAllowed:
         return layer.allow_key;
     }
+    return std::nullopt;
+  };
+  for (const Layer& layer : layers_) {
+    if (std::optional<std::string> key = check(layer)) return key;
   }
+  if (sandboxed && sandbox_layer_) return check(*sandbox_layer_);
   return std::nullopt;
 }
 
@@ -367,7 +441,7 @@ Result<ToolPolicy> read_tool_policy(const json::object& document, std::string_vi
     if (auto layer = scope_layer(*agent_scope)) layers.push_back(std::move(*layer));
   }
   if (has_profile) warn_implicit_grants(global, agent_scope, wanted, layers, diagnostics);
-  return ToolPolicy(std::move(layers), std::move(diagnostics.warnings));
+  return ToolPolicy(std::move(layers), sandbox_layer(global, agent_scope), std::move(diagnostics.warnings));
 }
 
 }  // namespace clawexec::config

@@ -8,8 +8,9 @@
 // allow/deny, agent allow/deny, ...); a tool survives only if every layer lets it through, and
 // within a layer deny wins over allow. We build the same layers from the document, keep their
 // patterns normalised (trimmed, lowercased, aliases and `group:*` entries expanded), and answer
-// `allows(name)` by walking them. The layers we do not apply (per provider, per sender, sandbox)
-// are reported as warnings instead of being dropped silently. What a tool may *do* once allowed
+// `allows(name)` by walking them. The layers we do not apply (per provider, per sender) are
+// reported as warnings instead of being dropped silently; the sandbox layer
+// (`tools.sandbox.tools`) applies only to a session that runs in a sandbox. What a tool may *do* once allowed
 // (`tools.exec.*`, `tools.exec.applyPatch.enabled`, ...) is not decided here.
 
 #include <boost/json/object.hpp>
@@ -47,17 +48,20 @@ class ToolPolicy {
 
   ToolPolicy() = default;
   explicit ToolPolicy(std::vector<Layer> layers, std::vector<std::string> warnings = {});
+  /// `sandbox_layer`: tools.sandbox.tools, applied after `layers` to sandboxed sessions only.
+  ToolPolicy(std::vector<Layer> layers, std::optional<Layer> sandbox_layer, std::vector<std::string> warnings);
 
   /// Whether the agent gets `tool` (any spelling: case, surrounding space and the `bash`
   /// alias do not matter). Meant for "exec", "process" and "apply_patch": only the groups
   /// that hold one of them (`group:runtime`, `group:fs`) are expanded, so the answer for
   /// another OpenClaw tool named through some other group would be wrong.
-  bool allows(std::string_view tool) const { return !denied_by(tool).has_value(); }
+  /// `sandboxed`: the client's session runs in a sandbox, so tools.sandbox.tools applies too.
+  bool allows(std::string_view tool, bool sandboxed = false) const { return !denied_by(tool, sandboxed).has_value(); }
 
   /// The config key that removes `tool`, for refusal messages: "tools.deny",
   /// "agents.entries.work.tools.allow", "tools.profile \"messaging\"", ...; nullopt when the
   /// tool is allowed. The first layer of the chain that removes it is named.
-  std::optional<std::string> denied_by(std::string_view tool) const;
+  std::optional<std::string> denied_by(std::string_view tool, bool sandboxed = false) const;
 
   /// Policy keys found but not applied, and the reference's own warnings (a profile that no
   /// longer widens itself for a configured `tools.exec` section), each naming its key path.
@@ -67,6 +71,7 @@ class ToolPolicy {
 
  private:
   std::vector<Layer> layers_;
+  std::optional<Layer> sandbox_layer_;
   std::vector<std::string> warnings_;
 };
 

@@ -303,15 +303,63 @@ TEST(ToolPolicy, AllErrorsAreReportedOnePerLine) {
 
 TEST(ToolPolicy, PolicySurfacesWeDoNotApplyAreWarnings) {
   Result<ToolPolicy> r = read(R"({"tools":{"byProvider":{"anthropic":{"deny":["exec"]}},
-                                           "toolsBySender":{"*":{"deny":["exec"]}},
-                                           "sandbox":{"tools":{"deny":["exec"]}}}})");
+                                           "toolsBySender":{"*":{"deny":["exec"]}}}})");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(ours(*r), kAll);
-  ASSERT_EQ(r->warnings().size(), 3u);
+  ASSERT_EQ(r->warnings().size(), 2u);
   EXPECT_EQ(r->warnings()[0],
             "tools.byProvider: per-provider tool policy is not applied by clawexec; use tools.allow / tools.deny");
   EXPECT_EQ(r->warnings()[1].rfind("tools.toolsBySender: ", 0), 0u);
-  EXPECT_EQ(r->warnings()[2].rfind("tools.sandbox.tools: ", 0), 0u);
+}
+
+// ---- tools.sandbox.tools: only for sandboxed sessions ----
+
+std::string sandboxed(std::string_view document, std::string_view agent = "main") {
+  Result<ToolPolicy> r = read(document, agent);
+  if (!r.ok()) return "error: " + r.error().message;
+  std::string out;
+  for (std::string_view tool : {"exec", "process", "apply_patch"}) {
+    out += (out.empty() ? "" : " ") + std::string(r->allows(tool, true) ? tool : "-");
+  }
+  return out;
+}
+
+TEST(ToolPolicy, SandboxToolPolicyAppliesToSandboxedSessionsOnly) {
+  const std::string_view doc = R"({"tools":{"sandbox":{"tools":{"deny":["process"]}}}})";
+  EXPECT_EQ(ours(doc), kAll);
+  EXPECT_EQ(sandboxed(doc), "exec - apply_patch");
+  EXPECT_EQ(read(doc)->denied_by("process", true), "tools.sandbox.tools.deny");
+  EXPECT_TRUE(read(doc)->warnings().empty());
+}
+
+TEST(ToolPolicy, SandboxDefaultsAllowOurToolsAndAnEmptyAllowListAllowsAll) {
+  EXPECT_EQ(sandboxed("{}"), kAll);
+  EXPECT_EQ(sandboxed(R"({"tools":{"sandbox":{"tools":{"allow":[]}}}})"), kAll);
+  EXPECT_EQ(sandboxed(R"({"tools":{"sandbox":{"tools":{"alsoAllow":["browser"]}}}})"), kAll);
+  EXPECT_EQ(sandboxed(R"({"tools":{"sandbox":{"tools":{"allow":["exec"]}}}})"), "exec - -");
+  EXPECT_EQ(sandboxed(R"({"tools":{"sandbox":{"tools":{"allow":["group:runtime"]}}}})"), "exec process -");
+  EXPECT_EQ(sandboxed(R"({"tools":{"sandbox":{"tools":{"allow":["read"],"alsoAllow":["Bash"]}}}})"), "exec - -");
+  Result<ToolPolicy> r = read(R"({"tools":{"sandbox":{"tools":{"allow":["exec"]}}}})");
+  EXPECT_EQ(r->denied_by("apply_patch", true), "tools.sandbox.tools.allow");
+}
+
+TEST(ToolPolicy, AnAgentsSandboxListReplacesTheGlobalOneFieldByField) {
+  const std::string_view doc = R"({"tools":{"sandbox":{"tools":{"deny":["exec"],"allow":["exec","process"]}}},
+      "agents":{"entries":{"work":{"tools":{"sandbox":{"tools":{"deny":["apply_patch"]}}}}}}})";
+  EXPECT_EQ(sandboxed(doc, "main"), "- process -");
+  // The agent's deny replaces the global deny; the global allow still applies.
+  EXPECT_EQ(sandboxed(doc, "work"), "exec process -");
+  EXPECT_EQ(read(doc, "work")->denied_by("apply_patch", true), "agents.entries.work.tools.sandbox.tools.deny");
+}
+
+TEST(ToolPolicy, TheSandboxLayerCannotGrantBackWhatTheMainPolicyDenies) {
+  EXPECT_EQ(sandboxed(R"({"tools":{"deny":["process"],"sandbox":{"tools":{"allow":["*"]}}}})"), "exec - apply_patch");
+}
+
+TEST(ToolPolicy, BadSandboxListsAreErrorsNamingTheKey) {
+  EXPECT_EQ(sandboxed(R"({"tools":{"sandbox":{"tools":{"deny":"exec"}}}})"),
+            "error: tools.sandbox.tools.deny: expected an array of strings, got \"exec\"");
+  EXPECT_EQ(sandboxed(R"({"tools":{"sandbox":3}})").rfind("error: tools.sandbox: ", 0), 0u);
 }
 
 TEST(ToolPolicy, AnExecSectionNoLongerWidensARestrictedProfileAndSaysSo) {

@@ -58,6 +58,7 @@ int run_exec_once(const ExecOnceOptions& options) {
   // No `process` tool at the command line: the command always runs in the foreground.
   auto client = std::make_shared<exec::ClientSession>();
   client->scope_key = "cli";
+  client->message_provider = "cli";
   client->continuation_available = false;
   std::optional<tools::ExecCallResult> result;
   tools::run_exec(service, client, std::move(request), exec::CallOptions{cancel, {}, {}}, [&](tools::ExecCallResult r) {

@@ -33,37 +33,6 @@ env::EnvList process_environment() {
   return out;
 }
 
-const json::Value* path_in(const json::Value& root, std::initializer_list<std::string_view> keys) {
-  const json::Value* v = &root;
-  for (std::string_view k : keys) {
-    if (!v->is_object()) return nullptr;
-    v = json::find(v->get_object(), k);
-    if (!v) return nullptr;
-  }
-  return v;
-}
-
-// tools.elevated.{enabled,defaultLevel}, overridden by agents.entries.<id>.tools.elevated.
-exec::ElevatedSettings elevated_settings(const json::Value& doc, const std::string& agent_id) {
-  exec::ElevatedSettings out;
-  auto apply = [&](const json::Value* section) {
-    if (!section || !section->is_object()) return;
-    if (const json::Value* e = json::find(section->get_object(), "enabled"); e && e->is_bool()) out.enabled = e->get_bool();
-    if (const json::Value* l = json::find(section->get_object(), "defaultLevel"); l && l->is_string()) {
-      out.default_level = std::string(l->get_string());
-    }
-  };
-  apply(path_in(doc, {"tools", "elevated"}));
-  if (const json::Value* entries = path_in(doc, {"agents", "entries"}); entries && entries->is_object()) {
-    for (const auto& kv : entries->get_object()) {
-      if (config::normalize_agent_id(kv.key()) == config::normalize_agent_id(agent_id)) {
-        apply(path_in(kv.value(), {"tools", "elevated"}));
-      }
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void prepare_process() {
@@ -84,12 +53,14 @@ Result<Setup> load_setup(const std::string& agent_id) {
   config::LoadedConfig loaded = TRY(config::load_config(sources));
   setup.warnings = std::move(loaded.warnings);
   setup.service.exec = std::move(loaded.exec);
-  setup.service.elevated = elevated_settings(loaded.document, agent_id);
   setup.mcp = TRY(config::read_mcp_settings(loaded.document, sources.env, setup.config_path));
   if (loaded.document.is_object()) {
     Result<config::ToolPolicy> tools = config::read_tool_policy(loaded.document.get_object(), agent_id);
     if (!tools.ok()) return Error::invalid(setup.config_path + ": " + tools.error().message);
     setup.service.tools = std::move(tools).value();
+    Result<config::ElevatedSettings> elevated = config::read_elevated_settings(loaded.document.get_object(), agent_id);
+    if (!elevated.ok()) return Error::invalid(setup.config_path + ": " + elevated.error().message);
+    setup.service.elevated = std::move(elevated).value();
     for (const std::string& w : setup.service.tools.warnings()) setup.warnings.push_back(w);
   }
   setup.service.shim_path = TRY(proc::locate_shim());

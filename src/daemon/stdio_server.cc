@@ -130,6 +130,7 @@ int run_stdio_server(const ServeOptions& options) {
   mcp::ServerOptions server_options;
   server_options.version = options.version;
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
+  server_options.session_key = options.session_key;
   exec::ClientSession* client = nullptr;
   std::unique_ptr<approvals::OperatorChannel> channel = start_operator_channel(io, service, client);
   server_options.pending_approvals = channel != nullptr;
@@ -139,7 +140,6 @@ int run_stdio_server(const ServeOptions& options) {
   server_options.exec_defaults = defaults;
   mcp::Server server(service, [&](std::string line) { transport.send(std::move(line)); }, server_options);
   client = &server.client();
-  client->session_key = options.session_key;
 
   asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& ec, int) {

@@ -52,6 +52,9 @@ struct ClientSession {
   /// the client answered one with an instant automatic `cancel` (nobody was asked): its later
   /// approvals take the pending-approval path.
   Elicit elicit;
+  /// The provider its calls come from when a call names none (tools.elevated.allowFrom):
+  /// "mcp" for MCP clients, "cli" for `clawexec exec`.
+  std::string message_provider = "mcp";
   /// Approvals may wait for an operator (the approval-pending result, operator channel).
   bool pending_approvals = false;
   /// Receives this client's background texts ("Exec completed (...)"), with the full session id

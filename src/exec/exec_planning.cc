@@ -46,23 +46,35 @@ int64_t yield_window_ms(const std::optional<double>& requested, int64_t default_
   return static_cast<int64_t>(ms);
 }
 
-// Reference §4.3. Without a chat provider, "allowed" is just "enabled".
-Result<bool> resolve_elevated(const ElevatedSettings& settings, std::optional<bool> requested, bool sandboxed) {
-  std::string level = settings.default_level;
+// Reference §4.3: the mode (a per-call `elevated` wins over the default level, which applies
+// only when the gates pass), then the gates.
+Result<bool> resolve_elevated(const config::ElevatedSettings& settings, const CallContext& ctx,
+                              const std::string& session_key, std::optional<bool> requested, bool sandboxed) {
+  const config::ElevatedPermission permission =
+      config::elevated_permission(settings, {.provider = ctx.provider, .sender_id = ctx.channel_sender_id});
+  const std::string& level = settings.default_level;
   std::string default_mode = level == "full" ? "full" : (level == "ask" || level == "on") ? "ask" : "off";
   std::string mode;
   if (requested) {
     mode = *requested ? (default_mode == "full" ? "full" : "ask") : "off";
   } else {
-    mode = settings.enabled ? default_mode : "off";
+    mode = permission.enabled && permission.allowed ? default_mode : "off";
   }
   if (mode == "off") return false;
-  if (!settings.enabled) {
-    return Error::rejected(
-        std::string("elevated is not available right now (runtime=") + (sandboxed ? "sandboxed" : "direct") + ").\n"
-        "Failing gates: enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled)\n"
-        "Fix-it keys:\n- tools.elevated.enabled\n- tools.elevated.allowFrom.<provider>\n"
-        "- agents.entries.*.tools.elevated.enabled\n- agents.entries.*.tools.elevated.allowFrom.<provider>");
+  if (!permission.enabled || !permission.allowed) {
+    std::string text = std::string("elevated is not available right now (runtime=") + (sandboxed ? "sandboxed" : "direct") +
+                       ").\nFailing gates: " +
+                       (!permission.enabled
+                            ? "enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled)"
+                            : "allowFrom (tools.elevated.allowFrom.<provider> / agents.entries.*.tools.elevated.allowFrom.<provider>)");
+    std::string context;
+    if (!ctx.provider.empty()) context += "provider=" + ctx.provider;
+    if (!session_key.empty()) context += (context.empty() ? "" : " ") + ("session=" + session_key);
+    if (!context.empty()) text += "\nContext: " + context;
+    text +=
+        "\nFix-it keys:\n- tools.elevated.enabled\n- tools.elevated.allowFrom.<provider>\n"
+        "- agents.entries.*.tools.elevated.enabled\n- agents.entries.*.tools.elevated.allowFrom.<provider>";
+    return Error::rejected(std::move(text));
   }
   return true;
 }
@@ -180,7 +192,7 @@ std::variant<Reply, ExecPlan> plan_sandboxed(const ServiceConfig& config, ExecRe
     return Reply::thrown(workspace.error().message);
   }
   sandbox::SandboxSpec spec = sandbox_spec(config, scope);
-  std::string source = sandbox_workspace_source(spec);
+  std::string source = sandbox::workspace_source(spec);
   // The scope's own workspace is made on first use; a missing one is simply empty.
   if (config.sandbox->settings.workspace_access != config::WorkspaceAccess::kRw) ignore_error(sys::make_directories(source));
   int64_t started = steady_ms();
@@ -222,9 +234,9 @@ std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest
   } else if (request.background || request.yield_ms) {
     plan.warnings.push_back("Warning: continuation options are unavailable; running synchronously.");
   }
-  std::string session_key = ctx.session_key.empty() ? "agent:" + config.agent_id + ":main" : ctx.session_key;
+  std::string session_key = effective_session_key(config, ctx.session_key);
   SandboxChoice sandbox = sandbox_choice(config, session_key);
-  Result<bool> elevated = resolve_elevated(config.elevated, request.elevated, sandbox.active);
+  Result<bool> elevated = resolve_elevated(config.elevated, ctx, session_key, request.elevated, sandbox.active);
   if (!elevated.ok()) return Reply::thrown(elevated.error().message);
   Result<std::optional<ExecHost>> requested = parse_requested_host(request.host);
   if (!requested.ok()) return Reply::thrown(requested.error().message);

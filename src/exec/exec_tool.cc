@@ -120,6 +120,7 @@ void ExecService::exec(ExecRequest request, std::shared_ptr<ClientSession> clien
   ctx.pending_approvals = client->pending_approvals;
   ctx.channel_sender_id = std::move(options.channel_sender_id);
   ctx.channel_chat_id = std::move(options.channel_chat_id);
+  ctx.provider = options.channel_provider.empty() ? client->message_provider : std::move(options.channel_provider);
   std::shared_ptr<const ServiceConfig> config = config_for(*client);
   // Refused before the request is copied anywhere (a 15 MB command is not worth a copy).
   if (std::optional<std::string> too_long = command_size_problem(request.command.size())) {
@@ -271,6 +272,7 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done,
         sandboxes_.get_or_create(sandbox_spec(config_, plan.sandbox_scope), steady_ms());
     if (!box.ok()) return done(Reply::thrown(box.error().message));
     join = (*box)->join();
+    schedule_sandbox_prune();
   }
   if (snapshot) {
     shell_command = shellenv::wrap_with_snapshot(shell_command, snapshot->path,

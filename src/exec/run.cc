@@ -144,6 +144,9 @@ void Run::handle_exit(proc::ExitStatus status) {
   sanitizer_.finish(text_scratch_);
   append_text(text_scratch_);
 
+  // A finished command no longer holds its sandbox (SandboxRegistry::prune keeps a sandbox
+  // that commands still hold).
+  request_.spawn.sandbox.reset();
   RunEnd end = classify(status, kill_reason_);
   std::string trimmed(js_trim(session_->output.aggregated()));
   outcome_ = build_exit_outcome(end, trimmed, steady_ms() - started_steady_ms_, request_.timeout_seconds,

@@ -77,18 +77,23 @@ std::string sandbox_limits(const config::SandboxSettings& s) {
 
 }  // namespace
 
+std::string effective_session_key(const ServiceConfig& config, const std::string& session_key) {
+  return session_key.empty() ? "agent:" + config.agent_id + ":main" : session_key;
+}
+
+bool session_sandboxed(const ServiceConfig& config, const std::string& session_key) {
+  return config.sandbox &&
+         config::sandbox_active(config.sandbox->settings, effective_session_key(config, session_key), config.agent_id);
+}
+
 SandboxChoice sandbox_choice(const ServiceConfig& config, const std::string& session_key) {
   SandboxChoice choice;
   if (!config.sandbox) return choice;
   const config::SandboxSettings& s = config.sandbox->settings;
   choice.active = config::sandbox_active(s, session_key, config.agent_id);
   if (!choice.active) return choice;
-  choice.unavailable = config.sandbox->unavailable;
-  switch (s.scope) {
-    case config::SandboxScope::kAgent: choice.scope = "agent:" + config.agent_id; break;
-    case config::SandboxScope::kSession: choice.scope = session_key; break;
-    case config::SandboxScope::kShared: choice.scope = "shared"; break;
-  }
+  choice.unavailable = config.sandbox->facts().unavailable;
+  choice.scope = config::sandbox_scope_key(s, session_key, config.agent_id);
   return choice;
 }
 
@@ -161,9 +166,9 @@ sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string
   const config::SandboxSettings& s = runtime.settings;
   sandbox::SandboxSpec spec;
   spec.scope = scope;
-  spec.bwrap_path = runtime.bwrap_path;
+  spec.bwrap_path = runtime.facts().bwrap_path;
   spec.state_dir = runtime.root + "/" + sandbox::scope_directory_name(scope);
-  spec.seccomp_program = runtime.seccomp_program;
+  spec.seccomp_program = runtime.facts().seccomp_program;
   spec.setup_command = s.setup_command.value_or("");
   spec.limits = sandbox_limits(s);
   spec.cgroup_limits = {.pids = s.pids_limit, .memory_bytes = s.memory_bytes, .memory_swap_bytes = s.memory_swap_bytes,
@@ -184,10 +189,6 @@ sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string
     layout.ids = std::make_pair(static_cast<unsigned>(uid), static_cast<unsigned>(gid));
   }
   return spec;
-}
-
-std::string sandbox_workspace_source(const sandbox::SandboxSpec& spec) {
-  return spec.layout.workspace_source.empty() ? spec.state_dir + "/workspace" : spec.layout.workspace_source;
 }
 
 }  // namespace clawexec::exec

@@ -22,6 +22,13 @@ struct SandboxChoice {
   std::string scope;        // which sandbox: agent:<id>, the session key, or "shared"
 };
 
+/// The session a call acts for: `session_key`, or the agent's main key when none was given.
+std::string effective_session_key(const ServiceConfig& config, const std::string& session_key);
+
+/// Whether the configuration sandboxes the session (mode and session key only: the machine is
+/// not probed), for what a client is offered (tools.sandbox.tools).
+bool session_sandboxed(const ServiceConfig& config, const std::string& session_key);
+
 /// agents.*.sandbox.mode against the session: `all` always, `non-main` unless the session key
 /// is the agent's main key (`agent:<id>:main`).
 SandboxChoice sandbox_choice(const ServiceConfig& config, const std::string& session_key);
@@ -48,8 +55,5 @@ Result<void> check_agent_workspace(const ServiceConfig& config);
 
 /// What the scope's sandbox is made of.
 sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string& scope);
-
-/// The host directory a spec binds at the container workdir.
-std::string sandbox_workspace_source(const sandbox::SandboxSpec& spec);
 
 }  // namespace clawexec::exec

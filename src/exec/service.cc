@@ -6,6 +6,7 @@
 #include "env/host_exec_env.h"
 #include "exec/exec_planning.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "base/time.h"
@@ -34,6 +35,7 @@ ExecService::ExecService(asio::io_context& io, ServiceConfig config)
       spawner_(config_.shim_path),
       registry_([](uint32_t bound) { return sys::random_below(bound); }),
       sweep_timer_(io),
+      sandbox_prune_timer_(io),
       shutdown_timer_(io),
       shell_env_(std::make_unique<shellenv::ShellEnvironment>(
           io, spawner_,
@@ -179,6 +181,27 @@ void ExecService::schedule_sweep() {
   });
 }
 
+void ExecService::schedule_sandbox_prune() {
+  if (sandbox_prune_scheduled_ || shutting_down_ || !config_.sandbox) return;
+  const config::SandboxSettings& s = config_.sandbox->settings;
+  int64_t shortest = 0;
+  for (int64_t limit : {s.prune_idle_ms, s.prune_max_age_ms}) {
+    if (limit > 0) shortest = shortest == 0 ? limit : std::min(shortest, limit);
+  }
+  if (shortest == 0) return;  // both limits off
+  // Checked often enough that a sandbox lives at most about 1/4 longer than its limit.
+  int64_t interval = std::clamp<int64_t>(shortest / 4, 250, 5 * 60'000);
+  sandbox_prune_scheduled_ = true;
+  sandbox_prune_timer_.expires_after(std::chrono::milliseconds(interval));
+  sandbox_prune_timer_.async_wait([this](const boost::system::error_code& ec) {
+    sandbox_prune_scheduled_ = false;
+    if (ec) return;
+    const config::SandboxSettings& settings = config_.sandbox->settings;
+    sandboxes_.prune(steady_ms(), settings.prune_idle_ms, settings.prune_max_age_ms);
+    if (!sandboxes_.all().empty()) schedule_sandbox_prune();
+  });
+}
+
 void ExecService::begin_preparing() { ++preparing_; }
 
 bool ExecService::end_preparing() {
@@ -191,6 +214,7 @@ bool ExecService::end_preparing() {
 void ExecService::shutdown(std::chrono::milliseconds foreground_grace, std::function<void()> done) {
   shutting_down_ = true;
   sweep_timer_.cancel();
+  sandbox_prune_timer_.cancel();
   shutdown_waiters_.push_back(std::move(done));
   if (registry_.live().empty() && preparing_ == 0) return finish_shutdown_if_idle();
   auto cancel = [this](bool background_only) {

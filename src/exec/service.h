@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "approvals/cache.h"
 #include "approvals/pending.h"
 #include "approvals/paths.h"
+#include "config/elevated_settings.h"
 #include "config/exec_settings.h"
 #include "config/sandbox_settings.h"
 #include "config/tool_policy.h"
@@ -49,6 +51,7 @@ struct CallContext {
   bool pending_approvals = false;        // ClientSession::pending_approvals
   std::string channel_sender_id;         // CallOptions
   std::string channel_chat_id;
+  std::string provider;                  // CallOptions::channel_provider, else the client's
 };
 
 /// What one call carries beside its request and client.
@@ -58,22 +61,38 @@ struct CallOptions {
   /// OPENCLAW_CHANNEL_CONTEXT for the command (reference §3.4). Empty: unknown.
   std::string channel_sender_id;
   std::string channel_chat_id;
+  /// The chat channel it came from (tools.elevated.allowFrom.<provider>); "" = the client's.
+  std::string channel_provider;
 };
 
-/// tools.elevated (reference §4.3). Without a chat provider there is no allowFrom gate.
-struct ElevatedSettings {
-  bool enabled = false;
-  std::string default_level = "off";  // off | on | ask | full
-};
 
-/// The sandbox host, fixed at startup: this agent's sandbox settings, what the machine can
-/// build (the probe), and the seccomp program every sandboxed command gets.
-struct SandboxRuntime {
-  config::SandboxSettings settings;
+/// What this machine can build, found by probing it (bubblewrap, namespaces, Landlock,
+/// seccomp) and the seccomp program every sandboxed command gets.
+struct SandboxFacts {
   std::string bwrap_path;
   std::string unavailable;      // why no sandbox can be built here ("" = one can), with the fix
   std::string seccomp_program;  // struct sock_filter[] bytes
-  std::string root;             // workspaceRoot, absolute
+};
+
+/// The sandbox host: this agent's sandbox settings, fixed at startup, and the machine's facts,
+/// probed once on first use so that a server (or a one-shot command) that never sandboxes a
+/// call never starts bubblewrap. Safe to share between threads.
+class SandboxRuntime {
+ public:
+  SandboxRuntime(config::SandboxSettings sandbox_settings, std::string workspace_root, std::function<SandboxFacts()> probe)
+      : settings(std::move(sandbox_settings)), root(std::move(workspace_root)), probe_(std::move(probe)) {}
+  const config::SandboxSettings settings;
+  const std::string root;  // workspaceRoot, absolute
+  /// Runs the probe the first time (concurrent callers wait for it), then returns its facts.
+  const SandboxFacts& facts() const {
+    std::call_once(once_, [this] { facts_ = probe_(); });
+    return facts_;
+  }
+
+ private:
+  std::function<SandboxFacts()> probe_;
+  mutable std::once_flag once_;
+  mutable SandboxFacts facts_;
 };
 
 struct ServiceConfig {
@@ -82,7 +101,7 @@ struct ServiceConfig {
   std::shared_ptr<const SandboxRuntime> sandbox;
   /// Which of exec, process and apply_patch clients are offered (tools.profile/allow/deny).
   config::ToolPolicy tools;
-  ElevatedSettings elevated;
+  config::ElevatedSettings elevated;
   std::string shim_path;
   /// Configured default working directory; empty = the server's current directory at call time.
   std::string default_cwd;
@@ -207,6 +226,9 @@ class ExecService {
   /// client's defaults applied (its next-run tightenings are consumed).
   std::shared_ptr<const ServiceConfig> config_for(ClientSession& client);
   void schedule_sweep();
+  /// Tears down sandboxes idle or older than prune.idleHours / prune.maxAgeDays, on a timer
+  /// that runs while this server has sandboxes.
+  void schedule_sandbox_prune();
 
   boost::asio::io_context& io_;
   ServiceConfig config_;
@@ -216,6 +238,8 @@ class ExecService {
   sandbox::SandboxRegistry sandboxes_;
   std::map<std::string, std::weak_ptr<ClientSession>> clients_;  // by scope key
   boost::asio::steady_timer sweep_timer_;
+  boost::asio::steady_timer sandbox_prune_timer_;
+  bool sandbox_prune_scheduled_ = false;
   boost::asio::steady_timer shutdown_timer_;
   std::vector<std::function<void()>> shutdown_waiters_;
   bool shutting_down_ = false;

@@ -18,6 +18,7 @@
 
 #include "base/strings.h"
 #include "mcp/elicitation_schema.h"
+#include "exec/sandbox_call.h"
 #include "rpc/jsonrpc.h"
 #include "tools/tool_catalog.h"
 #include "tools/tool_schema.h"
@@ -98,9 +99,10 @@ Server::Server(exec::ExecService& service, Send send, ServerOptions options)
              [this](const std::string& method, const json::Value& params) { handle_notification(method, params); }}),
       client_(std::make_shared<exec::ClientSession>()) {
   client_->scope_key = options_.scope_key;
+  client_->session_key = options_.session_key;
   client_->pending_approvals = options_.pending_approvals;
   client_->defaults = options_.exec_defaults;
-  client_->continuation_available = tools::continuation_available(service_.config());
+  client_->continuation_available = tools::continuation_available(service_.config(), audience().sandboxed);
   std::weak_ptr<bool> alive = alive_;
   client_->notify = [this, alive](const std::string& session_id, const std::string& text) {
     if (!alive.expired()) send_exec_event(session_id, text);
@@ -130,7 +132,7 @@ void Server::handle_request(const json::Value& id, const std::string& method, co
   if (method == "ping") return reply(rpc::make_result(id, json::Object()));
   if (method == "tools/list") {
     json::Array listed;
-    for (const tools::ToolSpec* spec : tools::offered_tools(service_.config(), model())) listed.emplace_back(tool_entry(*spec));
+    for (const tools::ToolSpec* spec : tools::offered_tools(service_.config(), audience())) listed.emplace_back(tool_entry(*spec));
     return reply(rpc::make_result(id, json::Object{{"tools", std::move(listed)}}));
   }
   if (method == "tools/call") return call_tool(id, params, reply);
@@ -227,6 +229,10 @@ void read_channel_context(const json::Object& params, exec::CallOptions& ctx) {
   };
   ctx.channel_sender_id = id_of("sender");
   ctx.channel_chat_id = id_of("chat");
+  // The chat channel (tools.elevated.allowFrom.<provider>); without one the client's ("mcp").
+  if (const json::Value* provider = json::find(channel->get_object(), "provider"); provider && provider->is_string()) {
+    ctx.channel_provider = lower_trimmed(provider->get_string());
+  }
 }
 
 }  // namespace
@@ -237,9 +243,9 @@ void Server::call_tool(const json::Value& id, const json::Value& params, const r
     reply(rpc::make_error(id, rpc::kInvalidParams, "Invalid params: tools/call needs a string \"name\""));
     return;
   }
-  const tools::ToolSpec* spec = tools::find_offered_tool(service_.config(), model(), name->get_string());
+  const tools::ToolSpec* spec = tools::find_offered_tool(service_.config(), audience(), name->get_string());
   if (!spec) {
-    reply(rpc::make_error(id, rpc::kInvalidParams, tools::unavailable_text(service_.config(), model(), name->get_string())));
+    reply(rpc::make_error(id, rpc::kInvalidParams, tools::unavailable_text(service_.config(), audience(), name->get_string())));
     return;
   }
   if (spec == &tools::apply_patch_tool_spec()) {
@@ -272,6 +278,10 @@ void Server::call_tool(const json::Value& id, const json::Value& params, const r
 }
 
 std::string Server::model() const { return client_model_.empty() ? options_.model_id : client_model_; }
+
+tools::Audience Server::audience() const {
+  return {model(), exec::session_sandboxed(service_.config(), client_->session_key)};
+}
 
 DetailsPlacement Server::details_placement() const {
   return client_structured_content_ || options_.structured_content ? DetailsPlacement::kStructuredContent

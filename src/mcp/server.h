@@ -16,6 +16,7 @@
 #include "exec/service.h"
 #include "json/json.h"
 #include "rpc/peer.h"
+#include "tools/tool_catalog.h"
 #include "tools/tool_result.h"
 
 namespace clawexec::mcp {
@@ -52,6 +53,8 @@ struct ServerOptions {
   /// Approvals are asked through elicitation when the client declares it (false:
   /// clawexec.mcp.elicitation = "off", every approval takes the pending-approval path).
   bool elicitation = true;
+  /// The session the client's calls act for (sandbox mode and scope); "" = the agent's main.
+  std::string session_key;
   /// The client's exec defaults (serve --host/--node/--security/--ask).
   exec::ExecDefaults exec_defaults;
 };
@@ -93,6 +96,8 @@ class Server {
   void set_level(const json::Value& id, const json::Value& params, const rpc::Channel& reply);
   /// The model the client works for (initialize), else the server's.
   std::string model() const;
+  /// Who the catalog answers: the model and whether this client's session is sandboxed.
+  tools::Audience audience() const;
   DetailsPlacement details_placement() const;
 
   exec::ExecService& service_;

@@ -4,6 +4,7 @@
 
 #include "config/paths.h"
 #include "operator/config_document.h"
+#include "operator/sandbox_ops.h"
 #include "policy/audit_config.h"
 #include "sys/file_system.h"
 #include "sys/sys.h"
@@ -64,6 +65,7 @@ Result<SecurityAudit> security_audit(const OperatorEnv& env) {
   out.config_path = env.config_path;
   out.approvals_path = env.approvals.file;
   out.findings = policy::collect_exec_audit_findings(config.document, approvals, facts);
+  for (policy::AuditFinding& f : collect_sandbox_audit_findings(env, config.document)) out.findings.push_back(std::move(f));
   for (const policy::AuditFinding& f : out.findings) {
     switch (f.severity) {
       case policy::AuditSeverity::kCritical: ++out.critical; break;
@@ -81,6 +83,7 @@ bj::object to_json(const DoctorReport& report) {
   }
   bj::object out{
       {"configPath", report.config_path},
+      {"sandbox", string_array(report.sandbox)},
       {"safeBinCoverage", {{"hits", coverage_json(report.coverage)}, {"warnings", string_array(report.coverage_warnings)}}},
       {"trustedDirHints", {{"hits", std::move(hint_list)}, {"warnings", string_array(report.trusted_dir_warnings)}}}};
   if (report.mode == DoctorMode::kFix) {
@@ -101,6 +104,7 @@ Result<DoctorReport> run_doctor(const OperatorEnv& env, DoctorMode mode, const p
   policy::ResolveContext resolve{env.paths.cwd, env.paths.env("PATH"), config::resolve_home_dir(env.paths), &fs};
   out.trusted_dir_hints = policy::scan_exec_safe_bin_trusted_dir_hints(config.document, resolve);
   out.trusted_dir_warnings = policy::collect_exec_safe_bin_trusted_dir_hint_warnings(out.trusted_dir_hints);
+  out.sandbox = sandbox_doctor_lines(env, config.document);
   if (mode == DoctorMode::kFix) {
     out.repair = policy::maybe_repair_exec_safe_bin_profiles(config.document);
     if (out.repair.config_changed) {

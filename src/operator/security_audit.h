@@ -45,9 +45,13 @@ struct DoctorReport {
   DoctorMode mode = DoctorMode::kCheck;
   policy::SafeBinProfileRepair repair;  // kFix only
   bool config_written = false;          // kFix: the repaired config was written
+  /// When some agent is sandboxed: what this machine offers (bubblewrap, namespaces, Landlock,
+  /// seccomp, networking helpers, cgroups: whether pidsLimit/memory/cpus get a cgroup or only
+  /// rlimits) and whether the configured sandbox can be built. Empty when sandboxing is off.
+  std::vector<std::string> sandbox;
 };
 
-/// {configPath, safeBinCoverage: {hits, warnings}, trustedDirHints: {hits, warnings},
+/// {configPath, sandbox: [lines], safeBinCoverage: {hits, warnings}, trustedDirHints: {hits, warnings},
 /// fix?: {changes, warnings, configWritten}}.
 boost::json::object to_json(const DoctorReport& report);
 

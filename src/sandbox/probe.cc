@@ -261,4 +261,17 @@ std::vector<std::string> describe_probe(const SandboxProbe& p) {
   return lines;
 }
 
+std::string unavailable_reason(const SandboxProbe& probe) {
+  if (probe.bwrap_path.empty()) {
+    return "bubblewrap (bwrap) is not installed; install the bubblewrap package (apt-get install bubblewrap).";
+  }
+  if (!probe.user_namespaces) return probe.user_namespace_error;
+  if (probe.landlock_abi < 1) {
+    return "Landlock is not available in this kernel (needs CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= "
+           "boot parameter); clawexec does not build a sandbox without it.";
+  }
+  if (!probe.seccomp) return "seccomp filters are not available in this kernel (CONFIG_SECCOMP_FILTER).";
+  return "";
+}
+
 }  // namespace clawexec::sandbox

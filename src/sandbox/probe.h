@@ -31,6 +31,10 @@ struct SandboxProbe {
 /// Probes this machine (spawns bwrap; see the file comment).
 SandboxProbe probe_sandbox_support();
 
+/// Why no sandbox can be built from what `probe` found ("" = one can): the first missing piece
+/// in the order bubblewrap, user namespaces, Landlock, seccomp, with how to fix it.
+std::string unavailable_reason(const SandboxProbe& probe);
+
 /// Human lines for `doctor`, one per capability.
 std::vector<std::string> describe_probe(const SandboxProbe& probe);
 

@@ -23,9 +23,11 @@
 #include <thread>
 
 #include "base/strings.h"
+#include "base/time.h"
 #include "hash/sha256.h"
 #include "proc/spawn.h"
 #include "sys/file_system.h"
+#include "sys/spawn_process.h"
 #include "sys/sys.h"
 
 namespace clawexec::sandbox {
@@ -34,45 +36,8 @@ namespace {
 constexpr int kInfoFd = 3;
 constexpr int kStartTimeoutMs = 10'000;
 
-// Reads `fd` to end-of-file (or until `timeout_ms`), for bubblewrap's short outputs.
-std::string read_until_eof(int fd, int timeout_ms) {
-  std::string out;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  char buffer[4096];
-  while (out.size() < (1u << 16)) {
-    int left = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
-    if (left <= 0) break;
-    struct pollfd p = {fd, POLLIN, 0};
-    if (::poll(&p, 1, left) <= 0) continue;
-    Result<size_t> got = sys::read_some(fd, buffer, sizeof buffer);
-    if (!got.ok() || got.value() == 0) break;
-    out.append(buffer, got.value());
-  }
-  return out;
-}
-
 // The holder: says it is running (so is the sandbox), then waits for end-of-file on its stdin.
 std::vector<std::string> holder_command() { return {"/bin/sh", "-c", "echo ready; exec /bin/cat"}; }
-
-// One line from `fd` (without its newline), "" on end-of-file or timeout.
-std::string read_line(int fd, int timeout_ms) {
-  std::string line;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  char c = 0;
-  while (line.size() < 64) {
-    int left = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
-    if (left <= 0) return "";
-    struct pollfd p = {fd, POLLIN, 0};
-    if (::poll(&p, 1, left) <= 0) continue;
-    Result<size_t> got = sys::read_some(fd, &c, 1);
-    if (!got.ok() || got.value() == 0) return "";
-    if (c == '\n') return line;
-    line.push_back(c);
-  }
-  return line;
-}
 
 // "child-pid": N in bubblewrap's --info-fd JSON.
 std::optional<pid_t> child_pid_of(const std::string& info) {
@@ -125,6 +90,10 @@ std::string scope_directory_name(const std::string& scope) {
   return readable + "-" + hash::sha256_hex(scope).substr(0, 10);
 }
 
+std::string workspace_source(const SandboxSpec& spec) {
+  return spec.layout.workspace_source.empty() ? spec.state_dir + "/workspace" : spec.layout.workspace_source;
+}
+
 Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
   std::shared_ptr<Sandbox> box(new Sandbox());
   box->spec_ = spec;
@@ -132,7 +101,7 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
   TRY(sys::make_directories(spec.state_dir));
   TRY(sys::change_mode(spec.state_dir, 0700));
   if (layout.workspace_source.empty()) {
-    layout.workspace_source = spec.state_dir + "/workspace";
+    layout.workspace_source = workspace_source(spec);
     TRY(sys::make_directories(layout.workspace_source));
   }
   auto [ours, theirs] = TRY(sys::make_stream_pair());
@@ -150,15 +119,15 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
   info.write_end.reset();
   errors.write_end.reset();
   ready.write_end.reset();
-  std::string facts = read_until_eof(info.read_end.get(), kStartTimeoutMs);
+  std::string facts = sys::read_with_deadline(info.read_end.get(), kStartTimeoutMs, 1 << 16).data;
   std::optional<pid_t> holder = child_pid_of(facts);
   // bubblewrap reports its pid before it has built the file system; the holder's first line
   // says the sandbox is complete (end-of-file instead: bubblewrap gave up).
-  if (holder && read_line(ready.read_end.get(), kStartTimeoutMs) != "ready") holder.reset();
+  if (holder && sys::read_with_deadline(ready.read_end.get(), kStartTimeoutMs, 64, '\n').data != "ready") holder.reset();
   Result<sys::UniqueFd> holder_fd = holder ? sys::pidfd_open(*holder) : Result<sys::UniqueFd>(Error::internal("no pid"));
   if (!holder || !holder_fd.ok()) {
     ours.reset();
-    std::string why = std::string(trim_ascii(read_until_eof(errors.read_end.get(), 1000)));
+    std::string why = std::string(trim_ascii(sys::read_with_deadline(errors.read_end.get(), 1000, 1 << 16).data));
     stop_bwrap(box->bwrap_pid_);
     box->bwrap_pid_ = -1;
     return Error::internal("sandbox " + spec.scope + ": bubblewrap could not create the sandbox" +
@@ -203,10 +172,34 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
   join->user = std::to_string(uid) + ":" + std::to_string(gid);
   join->writable_paths = writable_paths(layout);
   box->join_ = std::move(join);
+  SandboxRecord& record = box->record_;
+  record.scope = spec.scope;
+  record.state_dir = spec.state_dir;
+  record.workspace = layout.workspace_source;
+  record.workdir = layout.workdir;
+  record.network = "none";
+  record.limits = box->limits_summary_;
+  record.server_pid = sys::current_pid();
+  record.holder_pid = box->holder_pid_;
+  record.holder_pid_namespace = pid_namespace_of(box->holder_pid_);
+  record.created_ms = epoch_ms();
+  record.last_used_ms = record.created_ms;
+  // Without its record the sandbox still works; only `clawexec sandbox list` would miss it.
+  ignore_error(write_record(record));
+  box->record_written_ms_ = steady_ms();
   return box;
 }
 
+void Sandbox::touch(int64_t now_ms) {
+  last_used_ms_ = now_ms;
+  if (now_ms - record_written_ms_ < 60'000) return;
+  record_written_ms_ = now_ms;
+  record_.last_used_ms = epoch_ms();
+  ignore_error(write_record(record_));
+}
+
 Sandbox::~Sandbox() {
+  if (!record_.state_dir.empty()) remove_record(record_.state_dir);
   keepalive_.reset();  // the holder sees end-of-file; the pid namespace goes with it
   stop_bwrap(bwrap_pid_);
   cgroup_.reset();     // kills stragglers, removes the directories
@@ -215,7 +208,11 @@ Sandbox::~Sandbox() {
 bool Sandbox::alive() const {
   if (!join_ || !join_->holder_pidfd.valid()) return false;
   struct pollfd p = {join_->holder_pidfd.get(), POLLIN, 0};
-  return ::poll(&p, 1, 0) == 0;  // a pidfd turns readable when its process exits
+  if (::poll(&p, 1, 0) != 0) return false;  // a pidfd turns readable when its process has exited
+  // A killed pid 1 stays in exit, its pidfd not yet readable, until every process of its
+  // namespace is reaped; its namespaces are released first, and joining it then fails. So a
+  // holder whose mount namespace is gone is dead too.
+  return sys::read_symlink("/proc/" + std::to_string(holder_pid_) + "/ns/mnt").ok();
 }
 
 Result<std::shared_ptr<Sandbox>> SandboxRegistry::get_or_create(const SandboxSpec& spec, int64_t now_ms) {
@@ -238,7 +235,10 @@ std::vector<std::string> SandboxRegistry::prune(int64_t now_ms, int64_t idle_ms,
   std::vector<std::string> removed;
   for (auto it = sandboxes_.begin(); it != sandboxes_.end();) {
     const Sandbox& box = *it->second;
-    bool idle = idle_ms > 0 && now_ms - box.last_used_ms() > idle_ms;
+    // Commands still running hold the join (proc::SpawnSpec::sandbox): such a sandbox is in
+    // use, however long ago its last command started.
+    bool busy = box.join_.use_count() > 1;
+    bool idle = idle_ms > 0 && now_ms - box.last_used_ms() > idle_ms && !busy;
     bool old = max_age_ms > 0 && now_ms - box.created_ms() > max_age_ms;
     if (idle || old || !box.alive()) {
       removed.push_back(it->first);

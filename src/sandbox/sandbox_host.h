@@ -14,6 +14,7 @@
 #include "proc/spawn.h"
 #include "sandbox/bwrap_args.h"
 #include "sandbox/cgroup.h"
+#include "sandbox/sandbox_record.h"
 #include "sys/fd.h"
 
 namespace clawexec::sandbox {
@@ -51,7 +52,8 @@ class Sandbox {
   int64_t last_used_ms() const { return last_used_ms_; }
   /// How its resource limits are enforced ("" = none configured).
   const std::string& limits_summary() const { return limits_summary_; }
-  void touch(int64_t now_ms) { last_used_ms_ = now_ms; }
+  /// Marks it used now (steady clock); its record's lastUsedAtMs follows at most once a minute.
+  void touch(int64_t now_ms);
 
  private:
   friend class SandboxRegistry;
@@ -65,6 +67,8 @@ class Sandbox {
   std::string limits_summary_;
   int64_t created_ms_ = 0;
   int64_t last_used_ms_ = 0;
+  int64_t record_written_ms_ = 0;  // steady clock, when the record was last written
+  SandboxRecord record_;
 };
 
 /// The sandboxes of one server, by scope. Owned by the io thread.
@@ -74,7 +78,8 @@ class SandboxRegistry {
   Result<std::shared_ptr<Sandbox>> get_or_create(const SandboxSpec& spec, int64_t now_ms);
   /// Tears a scope's sandbox down (its processes are killed). False when there was none.
   bool remove(const std::string& scope);
-  /// Tears down those idle longer than `idle_ms` or older than `max_age_ms` (0 = no limit).
+  /// Tears down those idle longer than `idle_ms` (a sandbox with a command still running is
+  /// not idle), older than `max_age_ms` (whatever runs in them), or dead (0 = no limit).
   std::vector<std::string> prune(int64_t now_ms, int64_t idle_ms, int64_t max_age_ms);
   const std::map<std::string, std::shared_ptr<Sandbox>>& all() const { return sandboxes_; }
   void clear() { sandboxes_.clear(); }
@@ -82,6 +87,9 @@ class SandboxRegistry {
  private:
   std::map<std::string, std::shared_ptr<Sandbox>> sandboxes_;
 };
+
+/// The host directory mounted at the sandbox's workdir: the layout's, or <state_dir>/workspace.
+std::string workspace_source(const SandboxSpec& spec);
 
 /// A directory name for a scope key: readable, and distinct for distinct keys.
 std::string scope_directory_name(const std::string& scope);

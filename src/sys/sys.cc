@@ -111,6 +111,13 @@ Result<UniqueFd> pidfd_open(pid_t pid) {
   return UniqueFd(static_cast<int>(fd));
 }
 
+Result<void> pidfd_signal(int pidfd, int signo) {
+  if (::syscall(SYS_pidfd_send_signal, pidfd, signo, nullptr, 0) != 0 && errno != ESRCH) {
+    return Error::from_errno("pidfd_send_signal", errno);
+  }
+  return {};
+}
+
 Result<void> set_nonblocking(int fd, bool on) {
   int flags = ::fcntl(fd, F_GETFL);
   if (flags < 0) return Error::from_errno("fcntl(F_GETFL)", errno);

@@ -48,6 +48,10 @@ Result<UniqueFd> open_null();
 /// pidfd_open(pid): a descriptor that becomes readable when the process exits.
 Result<UniqueFd> pidfd_open(pid_t pid);
 
+/// pidfd_send_signal(pidfd, signo): signals exactly the process the pidfd names (no pid
+/// reuse race); a process that has exited is not an error.
+Result<void> pidfd_signal(int pidfd, int signo);
+
 Result<void> set_nonblocking(int fd, bool on = true);
 Result<void> set_cloexec(int fd, bool on = true);
 

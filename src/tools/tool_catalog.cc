@@ -39,24 +39,25 @@ std::optional<std::string> apply_patch_refusal(const config::ApplyPatchSettings&
   return std::nullopt;
 }
 
-std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, std::string_view model) {
+std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, const Audience& audience) {
   std::vector<const ToolSpec*> tools;
   for (const ToolSpec* spec : {&exec_tool_spec(), &process_tool_spec(), &apply_patch_tool_spec()}) {
-    if (!config.tools.allows(spec->name)) continue;
-    if (spec == &apply_patch_tool_spec() && !apply_patch_available(config.exec.apply_patch, model)) continue;
+    if (!config.tools.allows(spec->name, audience.sandboxed)) continue;
+    if (spec == &apply_patch_tool_spec() && !apply_patch_available(config.exec.apply_patch, audience.model)) continue;
     tools.push_back(spec);
   }
   return tools;
 }
 
-std::string unavailable_text(const exec::ServiceConfig& config, std::string_view model, std::string_view name) {
+std::string unavailable_text(const exec::ServiceConfig& config, const Audience& audience, std::string_view name) {
+  const std::string& model = audience.model;
   std::string unknown = "Unknown tool: " + std::string(name);
   bool ours = false;
   for (const ToolSpec* spec : {&exec_tool_spec(), &process_tool_spec(), &apply_patch_tool_spec()}) {
     ours = ours || spec->name == name;
   }
   if (!ours) return unknown;
-  if (std::optional<std::string> key = config.tools.denied_by(name)) {
+  if (std::optional<std::string> key = config.tools.denied_by(name, audience.sandboxed)) {
     return unknown + " (not offered to this agent: the tool policy denies it, " + *key + ")";
   }
   if (!config.exec.apply_patch.enabled) return unknown + " (tools.exec.applyPatch.enabled is false)";
@@ -64,10 +65,12 @@ std::string unavailable_text(const exec::ServiceConfig& config, std::string_view
          (model.empty() ? std::string("none was given") : std::string(model)) + ")";
 }
 
-bool continuation_available(const exec::ServiceConfig& config) { return config.tools.allows("process"); }
+bool continuation_available(const exec::ServiceConfig& config, bool sandboxed) {
+  return config.tools.allows("process", sandboxed);
+}
 
-const ToolSpec* find_offered_tool(const exec::ServiceConfig& config, std::string_view model, std::string_view name) {
-  for (const ToolSpec* spec : offered_tools(config, model)) {
+const ToolSpec* find_offered_tool(const exec::ServiceConfig& config, const Audience& audience, std::string_view name) {
+  for (const ToolSpec* spec : offered_tools(config, audience)) {
     if (spec->name == name) return spec;
   }
   return nullptr;

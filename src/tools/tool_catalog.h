@@ -25,21 +25,27 @@ bool apply_patch_available(const config::ApplyPatchSettings& settings, std::stri
 /// reference, an allow-list matches no unknown model.
 std::optional<std::string> apply_patch_refusal(const config::ApplyPatchSettings& settings, std::string_view model);
 
-/// The tools a client working for `model` (may be empty) is offered, in listing order: those
-/// the tool policy (ServiceConfig::tools) allows, apply_patch only when tools.exec.applyPatch
-/// also allows it.
-std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, std::string_view model);
+/// Who is asking: the client's model (may be empty) and whether its session runs in a sandbox
+/// (then tools.sandbox.tools filters too).
+struct Audience {
+  std::string model;
+  bool sandboxed = false;
+};
+
+/// The tools `audience` is offered, in listing order: those the tool policy
+/// (ServiceConfig::tools) allows, apply_patch only when tools.exec.applyPatch also allows it.
+std::vector<const ToolSpec*> offered_tools(const exec::ServiceConfig& config, const Audience& audience);
 
 /// The offered tool called `name`, or null.
-const ToolSpec* find_offered_tool(const exec::ServiceConfig& config, std::string_view model, std::string_view name);
+const ToolSpec* find_offered_tool(const exec::ServiceConfig& config, const Audience& audience, std::string_view name);
 
 /// The error for a call to `name` when it is not offered: "Unknown tool: <name>", followed for
 /// one of ours by why (the policy key that denies it, or the applyPatch setting).
-std::string unavailable_text(const exec::ServiceConfig& config, std::string_view model, std::string_view name);
+std::string unavailable_text(const exec::ServiceConfig& config, const Audience& audience, std::string_view name);
 
 /// Whether the client can follow up on background runs (the process tool is offered): if not,
 /// exec runs in the foreground and ignores yieldMs/background (with a warning).
-bool continuation_available(const exec::ServiceConfig& config);
+bool continuation_available(const exec::ServiceConfig& config, bool sandboxed);
 
 /// Runs `spec`'s tool with `args` (already checked by validate_arguments) for `client`.
 void call_tool(exec::ExecService& service, const ToolSpec& spec, const json::Object& args,

@@ -1,10 +1,21 @@
 // Timeout and yield defaults (reference §1.3, §1.7, §3.10): timeoutSeconds 0 disables the
 // timeout, the configured default timeout (tools.exec.timeoutSeconds) also applies to background
 // and yielded runs, and the yield window comes from yieldMs, tools.exec.backgroundMs or
-// OPENCLAW_BASH_YIELD_MS.
+// OPENCLAW_BASH_YIELD_MS. And the elevated gates (§4.3): enabled, then allowFrom.<provider>.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, pollUntilExit, sleep, RETRY_GUIDANCE, CONTINUATION_HINT } from "./lib/harness.mjs";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import {
+  CLAWEXEC,
+  scratchDir,
+  serverEnv,
+  startServer,
+  pollUntilExit,
+  sleep,
+  RETRY_GUIDANCE,
+  CONTINUATION_HINT,
+} from "./lib/harness.mjs";
 
 const oneSecondDefault = { tools: { exec: { timeoutSeconds: 1 } } };
 
@@ -194,8 +205,15 @@ describe("yield window", { concurrency: 4 }, () => {
 });
 
 describe("elevated", () => {
-  test("with tools.elevated.enabled, elevated:true runs on this host", async () => {
-    const t = await startServer({ config: { tools: { elevated: { enabled: true } } } });
+  /** exec with `_meta["openclaw/channelContext"]` = context (omitted when undefined). */
+  async function execFrom(t, context, args) {
+    const params = { name: "exec", arguments: args };
+    if (context !== undefined) params._meta = { "openclaw/channelContext": context };
+    const raw = await t.client.callTool(params);
+    return { text: raw.content?.[0]?.text, isError: raw.isError === true };
+  }
+  test("with tools.elevated.allowFrom.mcp, elevated:true runs on this host", async () => {
+    const t = await startServer({ config: { tools: { elevated: { allowFrom: { mcp: ["*"] } } } } });
     try {
       const r = await t.call("exec", { command: "echo elevated-ok", elevated: true });
       assert.equal(r.text, "elevated-ok");
@@ -204,16 +222,49 @@ describe("elevated", () => {
       await t.close();
     }
   });
+  test("allowFrom is per provider and sender, from the call's channel context", async () => {
+    const t = await startServer({ config: { tools: { elevated: { allowFrom: { telegram: ["42"] } } } } });
+    try {
+      const ok = await execFrom(t, { provider: "telegram", sender: { id: "telegram:42" } }, { command: "echo tg", elevated: true });
+      assert.equal(ok.text, "tg");
+      const other = await execFrom(t, { provider: "telegram", sender: { id: "43" } }, { command: "echo no", elevated: true });
+      assert.equal(other.isError, true);
+      assert.match(other.text, /\nFailing gates: allowFrom \(tools\.elevated\.allowFrom\.<provider> /);
+      assert.match(other.text, /\nContext: provider=telegram session=agent:main:main\n/);
+      // Without a channel context the client is provider "mcp", which this config does not list.
+      const local = await execFrom(t, undefined, { command: "echo no", elevated: true });
+      assert.equal(local.isError, true);
+      assert.match(local.text, /\nContext: provider=mcp /);
+      // elevated:false never needs the gate.
+      assert.equal((await execFrom(t, undefined, { command: "echo plain", elevated: false })).text, "plain");
+    } finally {
+      await t.close();
+    }
+  });
   test("an agent entry can turn elevation off again", async () => {
     const t = await startServer({
-      config: { tools: { elevated: { enabled: true } }, agents: { entries: { main: { tools: { elevated: { enabled: false } } } } } },
+      config: {
+        tools: { elevated: { allowFrom: { mcp: ["*"] } } },
+        agents: { entries: { main: { tools: { elevated: { enabled: false } } } } },
+      },
     });
     try {
       const r = await t.call("exec", { command: "echo no", elevated: true });
       assert.equal(r.isError, true);
-      assert.match(r.text, /^elevated is not available right now \(runtime=direct\)\./);
+      assert.match(r.text, /^elevated is not available right now \(runtime=direct\)\.\nFailing gates: enabled /);
     } finally {
       await t.close();
+    }
+  });
+  test("an invalid tools.elevated value stops the server, naming the key", () => {
+    const state = scratchDir("clawexec-state-");
+    try {
+      writeFileSync(`${state.dir}/openclaw.json`, JSON.stringify({ tools: { elevated: { allowFrom: { mcp: "*" } } } }));
+      const r = spawnSync(CLAWEXEC, ["serve"], { input: "", env: serverEnv(state.dir), timeout: 10000 });
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr.toString(), /openclaw\.json: tools\.elevated\.allowFrom\.mcp: expected an array of strings, got "\*"/);
+    } finally {
+      state.cleanup();
     }
   });
 });

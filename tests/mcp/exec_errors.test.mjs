@@ -66,11 +66,12 @@ describe("thrown errors", { concurrency: 4 }, () => {
     }
   });
 
-  test("elevated:true without tools.elevated configured fails with the reference gate text", async () => {
+  test("elevated:true without tools.elevated.allowFrom fails with the reference gate text", async () => {
     await expectThrown(
       { elevated: true },
       "elevated is not available right now (runtime=direct).\n" +
-        "Failing gates: enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled)\n" +
+        "Failing gates: allowFrom (tools.elevated.allowFrom.<provider> / agents.entries.*.tools.elevated.allowFrom.<provider>)\n" +
+        "Context: provider=mcp session=agent:main:main\n" +
         "Fix-it keys:\n" +
         "- tools.elevated.enabled\n" +
         "- tools.elevated.allowFrom.<provider>\n" +

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { scratchDir, startServer, waitFor, sleep, isAlive, pollUntilExit } from "./lib/harness.mjs";
+import { spawnSync } from "node:child_process";
+import { CLAWEXEC, serverEnv, scratchDir, startServer, waitFor, sleep, isAlive, pollUntilExit } from "./lib/harness.mjs";
 
 const sandboxed = (sandbox = {}, extra = {}) => ({
   ...extra,
@@ -307,9 +308,13 @@ describe("sandbox: routing, elevated and environment", () => {
     await withServer({ config: sandboxed() }, async (s) => {
       const r = await s.call("exec", { command: "hostname", elevated: true });
       assert.equal(r.isError, true);
-      assert.match(r.text, /^elevated is not available right now \(runtime=sandboxed\)\.\nFailing gates: enabled/);
+      assert.match(r.text, /^elevated is not available right now \(runtime=sandboxed\)\.\nFailing gates: allowFrom /);
     });
-    await withServer({ config: sandboxed({}, { tools: { elevated: { enabled: true } } }) }, async (s) => {
+    await withServer({ config: sandboxed({}, { tools: { elevated: { enabled: false, allowFrom: { mcp: ["*"] } } } }) }, async (s) => {
+      const r = await s.call("exec", { command: "hostname", elevated: true });
+      assert.match(r.text, /^elevated is not available right now \(runtime=sandboxed\)\.\nFailing gates: enabled /);
+    });
+    await withServer({ config: sandboxed({}, { tools: { elevated: { allowFrom: { mcp: ["*"] } } } }) }, async (s) => {
       const r = await s.call("exec", { command: "hostname", elevated: true });
       assert.notEqual(r.text.trim(), "clawexec-sandbox");
     });
@@ -363,6 +368,116 @@ describe("sandbox: the agent workspace mount", () => {
       });
     } finally {
       home.cleanup();
+    }
+  });
+});
+
+describe("sandbox: records, `clawexec sandbox` and pruning", () => {
+  const cli = async (stateDir, ...args) => {
+    const r = spawnSync(CLAWEXEC, args, { env: serverEnv(stateDir), timeout: 20000 });
+    return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+  };
+  const listJson = async (stateDir) => JSON.parse((await cli(stateDir, "sandbox", "list", "--json")).stdout);
+
+  test("list shows the running sandbox; recreate ends it and the next command gets a fresh one", async () => {
+    await withServer({ config: sandboxed() }, async (s) => {
+      await run(s, "echo kept > /tmp/mark");
+      const bg = await run(s, "sleep 120", { background: true });
+      let listed = await listJson(s.stateDir);
+      assert.equal(listed.sandboxes.length, 1);
+      const [box] = listed.sandboxes;
+      assert.equal(box.scope, "agent:main");
+      assert.equal(box.running, true);
+      assert.equal(box.serverPid, s.pid);
+      assert.equal(box.workdir, "/workspace");
+      const human = await cli(s.stateDir, "sandbox", "list");
+      assert.match(human.stdout, /^agent:main {2}running {2}age \d+s {2}idle \d+s {2}server pid \d+\n/);
+      assert.equal((await cli(s.stateDir, "sandbox", "recreate")).status, 1, "a selector is required");
+      const r = await cli(s.stateDir, "sandbox", "recreate", "--session", "agent:main", "--json");
+      assert.deepEqual(JSON.parse(r.stdout), { stopped: ["agent:main"] });
+      // Everything inside died with it, the background command included.
+      const ended = await pollUntilExit(s, bg.details.sessionId);
+      assert.equal(ended.details.status, "failed");
+      const again = await run(s, "cat /tmp/mark 2>&1 || echo gone");
+      assert.match(again.text, /gone/);
+      listed = await listJson(s.stateDir);
+      assert.equal(listed.sandboxes.length, 1);
+      assert.notEqual(listed.sandboxes[0].holderPid, box.holderPid);
+    });
+  });
+
+  test("a server's clean exit removes its records; after SIGKILL the record reads stopped until prune", async () => {
+    const state = scratchDir("clawexec-state-");
+    try {
+      const a = await startServer({ config: sandboxed(), stateDir: state.dir });
+      await run(a, "true");
+      await a.close();
+      assert.deepEqual((await listJson(state.dir)).sandboxes, []);
+      const b = await startServer({ config: sandboxed(), stateDir: state.dir });
+      await run(b, "true");
+      process.kill(b.pid, "SIGKILL");
+      await b.close();
+      await waitFor(async () => (await listJson(state.dir)).sandboxes[0]?.running === false, 8000, "the record to read stopped");
+      const pruned = JSON.parse((await cli(state.dir, "sandbox", "prune", "--json")).stdout);
+      assert.deepEqual(pruned, { stopped: [], removed: ["agent:main"] });
+      assert.deepEqual((await listJson(state.dir)).sandboxes, []);
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  test("the server prunes an idle sandbox (prune.idleHours) but not one a command still runs in", async () => {
+    // 0.0005 h = 1.8 s.
+    await withServer({ config: sandboxed({ prune: { idleHours: 0.0005 } }) }, async (s) => {
+      await run(s, "echo a > /tmp/idle-mark");
+      await waitFor(async () => (await listJson(s.stateDir)).sandboxes.length === 0, 8000, "the idle sandbox to be pruned");
+      assert.match((await run(s, "cat /tmp/idle-mark 2>&1 || echo gone")).text, /gone/);
+      const bg = await run(s, "sleep 4; echo still-here", { background: true });
+      await run(s, "echo b > /tmp/busy-mark");
+      await sleep(3000);
+      // Idle for longer than the limit, but the background command still holds it.
+      assert.match((await run(s, "cat /tmp/busy-mark")).text, /^b$/);
+      const done = await pollUntilExit(s, bg.details.sessionId);
+      assert.equal(done.details.status, "completed");
+      const log = await s.call("process", { action: "log", sessionId: bg.details.sessionId });
+      assert.match(log.text, /still-here/);
+    });
+  });
+
+  test("explain says what a session gets; doctor and security audit report the sandbox", async () => {
+    const config = sandboxed(
+      { mode: "non-main" },
+      { tools: { sandbox: { tools: { deny: ["process"] } }, elevated: { allowFrom: { mcp: ["*"] } } } },
+    );
+    await withServer({ config }, async (s) => {
+      const main = JSON.parse((await cli(s.stateDir, "sandbox", "explain", "--json")).stdout);
+      assert.equal(main.sandboxed, false);
+      assert.deepEqual(main.tools, ["exec", "process", "apply_patch"]);
+      const other = JSON.parse((await cli(s.stateDir, "sandbox", "explain", "--session", "agent:main:telegram:1", "--json")).stdout);
+      assert.equal(other.sandboxed, true);
+      assert.equal(other.scope, "agent:main");
+      assert.deepEqual(other.tools, ["exec", "apply_patch"]);
+      assert.deepEqual(other.deniedTools, ["process (tools.sandbox.tools.deny)"]);
+      assert.equal(other.unavailable, "");
+      assert.match(other.elevated, /^allowed for local MCP clients/);
+      const text = await cli(s.stateDir, "sandbox", "explain", "--session", "agent:main:telegram:1");
+      assert.match(text.stdout, /Sandbox mode: non-main -> this session runs in a sandbox\n/);
+      const doctor = await cli(s.stateDir, "doctor");
+      assert.match(doctor.stdout, /^sandbox: sandboxed agents: main\n/m);
+      assert.match(doctor.stdout, /^sandbox: sandbox: can be built on this machine$/m);
+      const audit = JSON.parse((await cli(s.stateDir, "security", "audit", "--json")).stdout);
+      const ids = audit.findings.map((f) => f.checkId);
+      assert.ok(ids.includes("sandbox.elevated_allow_all"), ids.join(","));
+    });
+    const state = scratchDir("clawexec-state-");
+    try {
+      writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify(sandboxed({ docker: { binds: ["/etc:/host-etc:ro"], network: "host" } })));
+      const audit = JSON.parse((await cli(state.dir, "security", "audit", "--json")).stdout);
+      const critical = audit.findings.filter((f) => f.severity === "critical").map((f) => f.checkId);
+      assert.ok(critical.includes("sandbox.dangerous_bind_mount"), critical.join(","));
+      assert.ok(critical.includes("sandbox.dangerous_network_mode"), critical.join(","));
+    } finally {
+      state.cleanup();
     }
   });
 });

@@ -82,6 +82,23 @@ describe("tool policy", () => {
     await withServer({ config }, async (s) => assert.deepEqual(await names(s), ["exec", "process"]));
   });
 
+  test("tools.sandbox.tools filters sandboxed sessions only", async () => {
+    const config = {
+      tools: { sandbox: { tools: { deny: ["process", "apply_patch"] } } },
+      agents: { defaults: { sandbox: { mode: "non-main" } } },
+    };
+    // The main session is not sandboxed: the sandbox tool policy does not apply.
+    await withServer({ config }, async (s) => assert.deepEqual(await names(s), ["apply_patch", "exec", "process"]));
+    await withServer({ config, args: ["--session-key", "agent:main:telegram:42"] }, async (s) => {
+      assert.deepEqual(await names(s), ["exec"]);
+      const r = await s.client.callTool({ name: "process", arguments: { action: "list" } }).catch((e) => e);
+      assert.match(String(r.message ?? r), /Unknown tool: process \(not offered to this agent: the tool policy denies it, tools\.sandbox\.tools\.deny\)/);
+      // Without process, exec runs in the foreground and says so.
+      const e = await s.call("exec", { command: "echo fg", background: true });
+      assert.match(e.text, /^Warning: continuation options are unavailable; running synchronously\.\n\nfg$/);
+    });
+  });
+
   test("allow and alsoAllow in one scope is a config error naming the key", () => {
     const state = scratchDir("clawexec-state-");
     try {

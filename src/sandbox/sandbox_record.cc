@@ -1,0 +1,97 @@
+// Sandbox records as small JSON files (see sandbox_record.h).
+
+#include "sandbox/sandbox_record.h"
+
+#include <signal.h>
+
+#include "json/json.h"
+#include "sys/file_system.h"
+#include "sys/sys.h"
+#include "sys/whole_file.h"
+
+namespace clawexec::sandbox {
+namespace {
+
+constexpr size_t kMaxRecordBytes = 64 * 1024;
+
+std::optional<SandboxRecord> parse_record(std::string_view text, const std::string& state_dir) {
+  std::optional<json::Value> doc = json::parse(text);
+  if (!doc || !doc->is_object()) return std::nullopt;
+  const json::Object& o = doc->get_object();
+  auto str = [&o](std::string_view key) -> std::string {
+    const json::Value* v = json::find(o, key);
+    return v && v->is_string() ? std::string(v->get_string()) : std::string();
+  };
+  auto num = [&o](std::string_view key) -> int64_t {
+    const json::Value* v = json::find(o, key);
+    return v && v->is_int64() ? v->get_int64() : 0;
+  };
+  SandboxRecord r;
+  r.scope = str("scope");
+  r.state_dir = state_dir;
+  r.workspace = str("workspace");
+  r.workdir = str("workdir");
+  r.network = str("network");
+  r.limits = str("limits");
+  r.server_pid = static_cast<pid_t>(num("serverPid"));
+  r.holder_pid = static_cast<pid_t>(num("holderPid"));
+  r.holder_pid_namespace = str("holderPidNamespace");
+  r.created_ms = num("createdAtMs");
+  r.last_used_ms = num("lastUsedAtMs");
+  if (r.scope.empty() || r.holder_pid <= 1) return std::nullopt;
+  return r;
+}
+
+bool holder_is_ours(const SandboxRecord& r) {
+  return !r.holder_pid_namespace.empty() && pid_namespace_of(r.holder_pid) == r.holder_pid_namespace;
+}
+
+}  // namespace
+
+std::string pid_namespace_of(pid_t pid) {
+  Result<std::string> link = sys::read_symlink("/proc/" + std::to_string(pid) + "/ns/pid");
+  return link.ok() ? link.value() : std::string();
+}
+
+Result<void> write_record(const SandboxRecord& r) {
+  json::Object o{{"scope", r.scope},
+                 {"workspace", r.workspace},
+                 {"workdir", r.workdir},
+                 {"network", r.network},
+                 {"limits", r.limits},
+                 {"serverPid", static_cast<int64_t>(r.server_pid)},
+                 {"holderPid", static_cast<int64_t>(r.holder_pid)},
+                 {"holderPidNamespace", r.holder_pid_namespace},
+                 {"createdAtMs", r.created_ms},
+                 {"lastUsedAtMs", r.last_used_ms}};
+  return sys::replace_file_atomically(r.state_dir + "/" + kRecordFile, json::stringify(o, 2) + "\n", 0600,
+                                      sys::Durability::kNone);
+}
+
+void remove_record(const std::string& state_dir) { ignore_error(sys::remove_file(state_dir + "/" + kRecordFile)); }
+
+std::vector<SandboxRecord> read_records(const std::string& root) {
+  std::vector<SandboxRecord> out;
+  Result<std::vector<std::string>> names = sys::list_directory(root);
+  if (!names.ok()) return out;
+  for (const std::string& name : names.value()) {
+    std::string dir = root + "/" + name;
+    Result<sys::BoundedFile> file = sys::read_regular_file_at_most(dir + "/" + kRecordFile, kMaxRecordBytes);
+    if (!file.ok() || !file->bytes) continue;
+    std::optional<SandboxRecord> record = parse_record(*file->bytes, dir);
+    if (!record) continue;
+    record->running = holder_is_ours(*record);
+    out.push_back(std::move(*record));
+  }
+  return out;
+}
+
+bool stop_sandbox(const SandboxRecord& record) {
+  Result<sys::UniqueFd> pidfd = sys::pidfd_open(record.holder_pid);
+  if (!pidfd.ok()) return false;
+  // The pidfd pins the process; checked after it was opened, the namespace proves it is ours.
+  if (!holder_is_ours(record)) return false;
+  return sys::pidfd_signal(pidfd->get(), SIGKILL).ok();
+}
+
+}  // namespace clawexec::sandbox
