@@ -11,6 +11,10 @@
 //   growth   --at 0,100,1000,3000          server RSS after that many sequential `exec true` calls
 //   spawnecho --n N                        baseline for `cold`: spawn `cat`, time one line echoed back
 //   once     --cmd C                       one exec of C after initialize: its result text and time
+//   recreate --n N                         in one server: `exec true` right after its sandbox was
+//                                           killed (a new sandbox each time) vs in the live one
+//   sandboxrss                              RSS of one idle sandbox (its bubblewrap processes and
+//                                           holder, found from the sandbox's record) after one exec
 // Every scenario prints one JSON object on stdout. Memory comes from /proc/<pid>/status.
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
@@ -477,10 +481,94 @@ async function once(opts) {
   return { scenario: "once", command: opts.cmd, is_error: !!r.isError, text: resultText(r), ms };
 }
 
+// The processes of one idle sandbox: bubblewrap's outer process (the server's child), its pid 1
+// (the record's holderPid) and everything below it, found from <state>/sandboxes/*/sandbox.json.
+async function sandboxRss(opts) {
+  const statusKb = (pid, key) => procStatus(pid)?.[key] ?? null;
+  const client = new RpcClient(opts.server);
+  await client.initialize();
+  const serverBefore = statusKb(client.pid, "VmRSS");
+  const r = await client.callTool("exec", { command: "true" });
+  const root = `${process.env.OPENCLAW_STATE_DIR}/sandboxes`;
+  const records = readdirSync(root).map((d) => {
+    try {
+      return JSON.parse(readFileSync(`${root}/${d}/sandbox.json`, "utf8"));
+    } catch {
+      return null;
+    }
+  }).filter(Boolean);
+  const children = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const parentOf = (pid) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+  const processes = [];
+  for (const rec of records) {
+    processes.push(parentOf(rec.holderPid));
+    const queue = [rec.holderPid];
+    while (queue.length) {
+      const p = queue.shift();
+      processes.push(p);
+      queue.push(...children(p));
+    }
+  }
+  const perProcess = processes.map((p) => ({ pid: p, comm: readFileSync(`/proc/${p}/comm`, "utf8").trim(), rss_kb: statusKb(p, "VmRSS") }));
+  const serverAfter = statusKb(client.pid, "VmRSS");
+  await client.close();
+  return {
+    scenario: "sandboxrss",
+    is_error: !!r.isError,
+    sandboxes: records.length,
+    idle_sandbox_rss_kb: perProcess.reduce((a, p) => a + (p.rss_kb ?? 0), 0),
+    processes: perProcess,
+    server_rss_kb_before: serverBefore,
+    server_rss_kb_after: serverAfter,
+  };
+}
+
+// The cost of a new sandbox inside a running server (no server start, no probe): kill the
+// holder named by the record, wait until it is gone, time the next `exec true`.
+async function recreate(opts) {
+  const n = Number(opts.n || 20);
+  const client = new RpcClient(opts.server);
+  await client.initialize();
+  await client.callTool("exec", { command: "true" });  // probe + first sandbox
+  const root = `${process.env.OPENCLAW_STATE_DIR}/sandboxes`;
+  const holder = () => {
+    for (const d of readdirSync(root)) {
+      try {
+        return JSON.parse(readFileSync(`${root}/${d}/sandbox.json`, "utf8")).holderPid;
+      } catch {}
+    }
+    return null;
+  };
+  const fresh = [];
+  const live = [];
+  for (let i = 0; i < n; i++) {
+    const pid = holder();
+    process.kill(pid, "SIGKILL");
+    while (processState(pid) !== null && processState(pid) !== "Z") await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, 20));
+    let t0 = nowMs();
+    const r = await client.callTool("exec", { command: "true" });
+    fresh.push(nowMs() - t0);
+    if (r.isError) throw new Error(`exec in a new sandbox failed: ${resultText(r)}`);
+    t0 = nowMs();
+    await client.callTool("exec", { command: "true" });
+    live.push(nowMs() - t0);
+  }
+  await client.close();
+  const p50 = (a) => Math.round([...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] * 1000) / 1000;
+  return { scenario: "recreate", n, new_sandbox_exec_true_p50_ms: p50(fresh), live_sandbox_exec_true_p50_ms: p50(live) };
+}
+
 // ---------------------------------------------------------------- main
 
 const opts = parseArgs(process.argv.slice(2));
-const scenarios = { latency, bulk, cold, sessions, growth, spawnecho: spawnEcho, once };
+const scenarios = { latency, bulk, cold, sessions, growth, spawnecho: spawnEcho, once, sandboxrss: sandboxRss, recreate };
 if (!scenarios[opts.scenario]) {
   console.error(`unknown scenario ${opts.scenario}; one of ${Object.keys(scenarios).join(", ")}`);
   process.exit(2);

@@ -3,8 +3,10 @@
 #   latency  `exec true` p50 through MCP on the gateway host vs in an existing sandbox
 #   cold     server spawn -> first `exec true` result, host vs sandbox (the difference is the
 #            cost of creating a sandbox on first use)
+#   recreate in one running server, `exec true` into a just-created sandbox vs the live one
 #   bwrap    bare `bwrap --unshare-all --ro-bind / / true`, the baseline any bwrap sandbox pays
 #   rss      resident memory of one idle sandbox (bubblewrap's two processes and the holder)
+#   bridge   the cold figure with docker.network "bridge" (pasta started per sandbox)
 # Usage: bench/sandbox_bench.sh [<clawexec binary>] [<build dir with bench/spawn_baseline>]
 set -u
 cd "$(dirname "$0")/.."
@@ -24,20 +26,15 @@ for r in 1 2 3; do
     H=$(mktemp -d); S=$(state "$CFG")
     echo "{\"round\":$r,\"which\":\"$which\",\"cold\":$(HOME=$H SHELL=/bin/bash OPENCLAW_STATE_DIR=$S node bench/mcp_bench.mjs cold --n 20 -- $BIN serve)}"
   done
+  H=$(mktemp -d); S=$(state "$SANDBOX")
+  echo "{\"round\":$r,\"recreate\":$(HOME=$H SHELL=/bin/bash OPENCLAW_STATE_DIR=$S node bench/mcp_bench.mjs recreate --n 20 -- $BIN serve)}"
   echo "{\"round\":$r,\"bwrap\":$("$B/bench/spawn_baseline" --iterations 200 -- /usr/bin/bwrap --unshare-all --ro-bind / / /bin/true)}"
 done
-# RSS of one idle sandbox: start a server, run one command, sum the sandbox's processes.
+# RSS of one idle sandbox (from its record: bubblewrap's processes and the holder) and of the
+# server before and after it made the sandbox.
 H=$(mktemp -d); S=$(state "$SANDBOX")
-HOME=$H SHELL=/bin/bash OPENCLAW_STATE_DIR=$S node bench/mcp_bench.mjs once --cmd true -- $BIN serve >/dev/null &
-sleep 0.3
-KB=0
-for i in $(seq 50); do
-  PIDS=$(pgrep -f "bwrap --unshare-user" || true)
-  [ -n "$PIDS" ] && break
-  sleep 0.05
-done
-for p in $PIDS $(for q in $PIDS; do pgrep -P "$q"; done) $(for q in $PIDS; do for c in $(pgrep -P "$q"); do pgrep -P "$c"; done; done); do
-  KB=$((KB + $(awk '/VmRSS/{print $2}' /proc/$p/status 2>/dev/null || echo 0)))
-done
-echo "{\"idle_sandbox_rss_kb\":$KB}"
-wait
+echo "{\"rss\":$(HOME=$H SHELL=/bin/bash OPENCLAW_STATE_DIR=$S node bench/mcp_bench.mjs sandboxrss -- $BIN serve)}"
+# Bridge networking: the first command of a new sandbox with docker.network "bridge" (pasta).
+BRIDGE='{"agents":{"defaults":{"sandbox":{"mode":"all","docker":{"network":"bridge"}}}}}'
+H=$(mktemp -d); S=$(state "$BRIDGE")
+echo "{\"which\":\"bridge\",\"cold\":$(HOME=$H SHELL=/bin/bash OPENCLAW_STATE_DIR=$S node bench/mcp_bench.mjs cold --n 10 -- $BIN serve)}"

@@ -14,6 +14,60 @@
 namespace clawexec::config {
 namespace {
 
+// inet_pton's answer, without the system call seam: dotted quads, or hex groups with at most
+// one "::" (an IPv4 tail allowed).
+bool is_ipv4(std::string_view s) {
+  int parts = 0;
+  size_t i = 0;
+  while (i <= s.size()) {
+    size_t end = s.find('.', i);
+    if (end == std::string_view::npos) end = s.size();
+    std::string_view part = s.substr(i, end - i);
+    if (part.empty() || part.size() > 3 || part.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    if (std::stoi(std::string(part)) > 255) return false;
+    ++parts;
+    i = end + 1;
+  }
+  return parts == 4;
+}
+
+bool is_ipv6(std::string_view s) {
+  if (s.size() < 2 || s.size() > 45) return false;
+  size_t double_colon = s.find("::");
+  if (double_colon != std::string_view::npos && s.find("::", double_colon + 1) != std::string_view::npos) return false;
+  int groups = 0;
+  size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] == ':') {
+      ++i;
+      continue;
+    }
+    size_t end = s.find(':', i);
+    if (end == std::string_view::npos) end = s.size();
+    std::string_view group = s.substr(i, end - i);
+    if (end == s.size() && group.find('.') != std::string_view::npos) {
+      if (!is_ipv4(group)) return false;
+      groups += 2;
+      break;
+    }
+    if (group.size() > 4 || group.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos) return false;
+    ++groups;
+    i = end;
+  }
+  return double_colon != std::string_view::npos ? groups < 8 : groups == 8;
+}
+
+bool is_ip_address(std::string_view s) { return is_ipv4(s) || is_ipv6(s); }
+
+// A host name for /etc/hosts: letters, digits, '-', '.' and '_', not starting with '-' or '.'.
+bool is_host_name(std::string_view s) {
+  if (s.empty() || s.size() > 253 || s.front() == '-' || s.front() == '.') return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '_') return false;
+  }
+  return true;
+}
+
 namespace json = boost::json;
 using detail::child_object;
 using detail::child_path;
@@ -146,8 +200,7 @@ void read_docker(const json::object& docker, const std::string& path, SandboxSet
         if (*n == "none") {
           s.network = SandboxNetwork::kNone;
         } else if (*n == "bridge") {
-          d.errors.push_back(key + ": \"bridge\" (outbound access through user-mode networking) is not supported yet; "
-                             "use \"none\"");
+          s.network = SandboxNetwork::kBridge;
         } else if (*n == "host") {
           d.errors.push_back(key + ": \"host\" is refused: a sandbox must not share the host's network namespace");
         } else if (n->rfind("container:", 0) == 0) {
@@ -262,10 +315,32 @@ void read_docker(const json::object& docker, const std::string& path, SandboxSet
         }
         s.ulimits.push_back(limit);
       }
-    } else if (name == "dns" || name == "extraHosts") {
+    } else if (name == "dns") {
       if (auto list = r.strings(v, key)) {
-        if (!list->empty()) {
-          d.errors.push_back(key + " is not supported yet by clawexec's sandbox host (its network is loopback only)");
+        s.dns.clear();
+        for (size_t i = 0; i < list->size(); ++i) {
+          const std::string& ip = (*list)[i];
+          if (!is_ip_address(ip)) {
+            d.errors.push_back(key + "[" + std::to_string(i) + "]: expected an IPv4 or IPv6 address, got \"" + ip + "\"");
+          } else {
+            s.dns.push_back(ip);
+          }
+        }
+      }
+    } else if (name == "extraHosts") {
+      if (auto list = r.strings(v, key)) {
+        s.extra_hosts.clear();
+        for (size_t i = 0; i < list->size(); ++i) {
+          // Docker's "name:ip" (the address may itself hold colons: IPv6).
+          const std::string& entry = (*list)[i];
+          size_t colon = entry.find(':');
+          std::string name_part = colon == std::string::npos ? "" : entry.substr(0, colon);
+          std::string ip = colon == std::string::npos ? "" : entry.substr(colon + 1);
+          if (!is_host_name(name_part) || !is_ip_address(ip)) {
+            d.errors.push_back(key + "[" + std::to_string(i) + "]: expected \"name:ip\", got \"" + entry + "\"");
+          } else {
+            s.extra_hosts.push_back(name_part + ":" + ip);
+          }
         }
       }
     } else if (name == "binds") {

@@ -96,6 +96,28 @@ TEST(SandboxSettings, PruneTakesFractionsAndZeroTurnsALimitOff) {
             "agents.defaults.sandbox.prune.maxAgeDays: expected a number, got \"7\"");
 }
 
+TEST(SandboxSettings, NetworkDnsAndExtraHosts) {
+  Result<SandboxSettings> r = read(R"({"agents":{"defaults":{"sandbox":{"docker":{"network":"bridge",
+      "dns":["10.0.0.1","::1","fe80::1:2","::ffff:10.0.0.1"],"extraHosts":["db:10.1.2.3","v6.host:2001:db8::1"]}}}}})");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->network, SandboxNetwork::kBridge);
+  EXPECT_EQ(r->dns, (std::vector<std::string>{"10.0.0.1", "::1", "fe80::1:2", "::ffff:10.0.0.1"}));
+  EXPECT_EQ(r->extra_hosts, (std::vector<std::string>{"db:10.1.2.3", "v6.host:2001:db8::1"}));
+  for (const char* bad : {"256.1.1.1", "1.2.3", "1.2.3.4.5", "a::b::c", "1:2:3:4:5:6:7:8:9", "x", ""}) {
+    EXPECT_NE(error_of(std::string(R"({"agents":{"defaults":{"sandbox":{"docker":{"dns":[")") + bad + "\"]}}}}}"),
+              "(no error)")
+        << bad;
+  }
+  for (const char* bad : {"db", "db:", ":10.0.0.1", "-db:10.0.0.1", "d b:10.0.0.1", "db:nothost"}) {
+    EXPECT_NE(error_of(std::string(R"({"agents":{"defaults":{"sandbox":{"docker":{"extraHosts":[")") + bad + "\"]}}}}}"),
+              "(no error)")
+        << bad;
+  }
+  EXPECT_EQ(error_of(R"({"agents":{"defaults":{"sandbox":{"docker":{"network":"host"}}}}})"),
+            "agents.defaults.sandbox.docker.network: \"host\" is refused: a sandbox must not share the host's network "
+            "namespace");
+}
+
 TEST(SandboxSettings, EngineOnlyKeysWarnOnceEach) {
   Result<SandboxSettings> r =
       read(R"({"agents":{"defaults":{"sandbox":{"mode":"all","browser":{},"docker":{"image":"x","gpus":"all"}}}}})");

@@ -15,11 +15,16 @@
 namespace clawexec::daemon {
 namespace {
 
-exec::SandboxFacts probe_machine() {
+exec::SandboxFacts probe_machine(bool bridge_network) {
   exec::SandboxFacts facts;
   sandbox::SandboxProbe probe = sandbox::probe_sandbox_support();
   facts.bwrap_path = probe.bwrap_path;
+  facts.pasta_path = probe.pasta_path;
   facts.unavailable = sandbox::unavailable_reason(probe);
+  if (facts.unavailable.empty() && bridge_network && probe.pasta_path.empty()) {
+    facts.unavailable = "docker.network \"bridge\" needs pasta for user-mode networking; install the passt package "
+                        "(apt-get install passt), or set docker.network to \"none\".";
+  }
   Result<std::string> program = sandbox::build_seccomp_bpf({.own_network_namespace = true});
   if (!program.ok() && facts.unavailable.empty()) {
     facts.unavailable = "the seccomp filter could not be built: " + program.error().message;
@@ -41,7 +46,9 @@ Result<std::shared_ptr<const exec::SandboxRuntime>> load_sandbox_runtime(const j
   for (const std::string& w : settings.warnings) warnings.push_back(w);
   if (settings.mode == config::SandboxMode::kOff) return std::shared_ptr<const exec::SandboxRuntime>();
   std::string root = config::sandbox_root(settings, state_dir);
-  auto runtime = std::make_shared<exec::SandboxRuntime>(std::move(settings), std::move(root), probe_machine);
+  const bool bridge = settings.network == config::SandboxNetwork::kBridge;
+  auto runtime = std::make_shared<exec::SandboxRuntime>(std::move(settings), std::move(root),
+                                                        [bridge] { return probe_machine(bridge); });
   return std::shared_ptr<const exec::SandboxRuntime>(std::move(runtime));
 }
 

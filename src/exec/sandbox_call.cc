@@ -169,6 +169,10 @@ sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string
   spec.bwrap_path = runtime.facts().bwrap_path;
   spec.state_dir = runtime.root + "/" + sandbox::scope_directory_name(scope);
   spec.seccomp_program = runtime.facts().seccomp_program;
+  spec.bridge_network = s.network == config::SandboxNetwork::kBridge;
+  spec.pasta_path = runtime.facts().pasta_path;
+  spec.dns = s.dns;
+  spec.extra_hosts = s.extra_hosts;
   spec.setup_command = s.setup_command.value_or("");
   spec.limits = sandbox_limits(s);
   spec.cgroup_limits = {.pids = s.pids_limit, .memory_bytes = s.memory_bytes, .memory_swap_bytes = s.memory_swap_bytes,

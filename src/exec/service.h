@@ -70,6 +70,7 @@ struct CallOptions {
 /// seccomp) and the seccomp program every sandboxed command gets.
 struct SandboxFacts {
   std::string bwrap_path;
+  std::string pasta_path;       // user-mode networking for docker.network "bridge" ("" = none)
   std::string unavailable;      // why no sandbox can be built here ("" = one can), with the fix
   std::string seccomp_program;  // struct sock_filter[] bytes
 };

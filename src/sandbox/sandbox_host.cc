@@ -19,6 +19,7 @@
 #include <signal.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <chrono>
 #include <thread>
 
@@ -27,7 +28,9 @@
 #include "hash/sha256.h"
 #include "proc/spawn.h"
 #include "sys/file_system.h"
+#include "sys/run_capture.h"
 #include "sys/spawn_process.h"
+#include "sys/whole_file.h"
 #include "sys/sys.h"
 
 namespace clawexec::sandbox {
@@ -79,6 +82,58 @@ void stop_bwrap(pid_t pid) {
   ignore_error(sys::reap(pid));
 }
 
+// The sandbox's own /etc/hosts (localhost, its name, extraHosts) and, when it has a network or
+// names servers, /etc/resolv.conf, written into its state directory and bound read-only.
+Result<void> write_etc_files(const SandboxSpec& spec, SandboxLayout& layout) {
+  const std::string dir = spec.state_dir + "/etc";
+  TRY(sys::make_directories(dir));
+  std::string hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\t" + layout.hostname + "\n";
+  for (const std::string& entry : spec.extra_hosts) {
+    size_t colon = entry.find(':');
+    hosts += entry.substr(colon + 1) + "\t" + entry.substr(0, colon) + "\n";
+  }
+  layout.hosts_file = dir + "/hosts";
+  TRY(sys::replace_file_atomically(layout.hosts_file, hosts, 0644, sys::Durability::kNone));
+  std::vector<std::string> servers = spec.dns;
+  if (servers.empty() && spec.bridge_network) servers.push_back(kBridgeDns);
+  if (!servers.empty()) {
+    std::string resolv;
+    for (const std::string& server : servers) resolv += "nameserver " + server + "\n";
+    layout.resolv_file = dir + "/resolv.conf";
+    TRY(sys::replace_file_atomically(layout.resolv_file, resolv, 0644, sys::Durability::kNone));
+  }
+  return {};
+}
+
+// pasta joins the holder's user and network namespaces, configures eth0 (kBridgeAddress, the
+// gateway not mapped to the host, no port forwarding either way, DNS forwarded), and goes to
+// the background once the interface is up: its first process exiting with 0 means ready. It
+// quits by itself when the holder exits.
+Result<sys::UniqueFd> start_pasta(const SandboxSpec& spec, pid_t holder) {
+  if (spec.pasta_path.empty()) {
+    return Error::invalid("docker.network \"bridge\" needs pasta: install the passt package (apt-get install passt)");
+  }
+  const std::string pid_file = spec.state_dir + "/pasta.pid";
+  ignore_error(sys::remove_file(pid_file));
+  const std::string ids = std::to_string(sys::current_uid()) + ":" + std::to_string(sys::current_gid());
+  std::vector<std::string> argv = {spec.pasta_path, "--quiet", "--runas", ids, "--ipv4-only", "--config-net",
+                                   "-a", kBridgeAddress, "-n", "24", "-g", kBridgeGateway, "--no-map-gw",
+                                   "--dns-forward", kBridgeDns, "-t", "none", "-u", "none", "-T", "none", "-U", "none",
+                                   "-P", pid_file, std::to_string(holder)};
+  sys::CapturedRun run = TRY(sys::run_and_capture(spec.pasta_path, argv, {"PATH=/usr/bin:/bin"}, kStartTimeoutMs));
+  if (run.exit_code != 0) {
+    std::string why(trim_ascii(run.output));
+    return Error::internal("pasta could not set up the bridge network" + (why.empty() ? std::string(".") : ": " + why));
+  }
+  Result<std::optional<std::string>> text = sys::read_file_if_exists(pid_file, "read pasta pid file " + pid_file);
+  pid_t pid = 0;
+  if (text.ok() && *text) pid = static_cast<pid_t>(std::strtol(std::string(trim_ascii(**text)).c_str(), nullptr, 10));
+  ignore_error(sys::remove_file(pid_file));
+  if (pid <= 1) return sys::UniqueFd();  // it runs; only the backstop signal at teardown is lost
+  Result<sys::UniqueFd> fd = sys::pidfd_open(pid);
+  return fd.ok() ? std::move(fd).value() : sys::UniqueFd();
+}
+
 }  // namespace
 
 std::string scope_directory_name(const std::string& scope) {
@@ -104,6 +159,7 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
     layout.workspace_source = workspace_source(spec);
     TRY(sys::make_directories(layout.workspace_source));
   }
+  TRY(write_etc_files(spec, layout));
   auto [ours, theirs] = TRY(sys::make_stream_pair());
   sys::Pipe info = TRY(sys::make_pipe());
   sys::Pipe errors = TRY(sys::make_pipe());
@@ -134,6 +190,19 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
                      (why.empty() ? std::string(".") : ": " + why));
   }
   box->holder_pid_ = *holder;
+  auto abandon = [&box, &ours] {
+    ours.reset();
+    stop_bwrap(box->bwrap_pid_);
+    box->bwrap_pid_ = -1;
+  };
+  if (spec.bridge_network) {
+    Result<sys::UniqueFd> pasta = start_pasta(spec, box->holder_pid_);
+    if (!pasta.ok()) {
+      abandon();
+      return Error::internal("sandbox " + spec.scope + ": " + pasta.error().message);
+    }
+    box->pasta_pidfd_ = std::move(pasta).value();
+  }
   if (spec.cgroup_limits.any()) {
     Result<std::unique_ptr<SandboxCgroup>> group =
         SandboxCgroup::create("clawexec-" + scope_directory_name(spec.scope) + "-" + std::to_string(sys::current_pid()),
@@ -144,9 +213,7 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
       box->cgroup_ = std::move(group).value();
     } else if (sys::current_uid() == 0) {
       // The rlimit fallback does not bound root's processes: refuse rather than pretend.
-      ours.reset();
-      stop_bwrap(box->bwrap_pid_);
-      box->bwrap_pid_ = -1;
+      abandon();
       return Error::rejected("sandbox " + spec.scope + ": " + group.error().message);
     } else {
       // The nearest rlimits, per user and per process: weaker, and said so.
@@ -177,7 +244,7 @@ Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
   record.state_dir = spec.state_dir;
   record.workspace = layout.workspace_source;
   record.workdir = layout.workdir;
-  record.network = "none";
+  record.network = spec.bridge_network ? "bridge" : "none";
   record.limits = box->limits_summary_;
   record.server_pid = sys::current_pid();
   record.holder_pid = box->holder_pid_;
@@ -202,6 +269,7 @@ Sandbox::~Sandbox() {
   if (!record_.state_dir.empty()) remove_record(record_.state_dir);
   keepalive_.reset();  // the holder sees end-of-file; the pid namespace goes with it
   stop_bwrap(bwrap_pid_);
+  if (pasta_pidfd_.valid()) ignore_error(sys::pidfd_signal(pasta_pidfd_.get(), SIGTERM));
   cgroup_.reset();     // kills stragglers, removes the directories
 }
 

@@ -30,7 +30,19 @@ struct SandboxSpec {
   std::string limits;         // resource limits of every command (proc::SandboxJoin::limits)
   CgroupLimits cgroup_limits; // enforced by a cgroup of the sandbox's own
   std::string setup_command;  // run once with `sh -lc` after creation ("" = none)
+  /// docker.network "bridge": outbound access through pasta (user-mode networking) from the
+  /// sandbox's own network namespace; the host's loopback stays unreachable. false: only lo.
+  bool bridge_network = false;
+  std::string pasta_path;                // absolute; needed for bridge_network
+  std::vector<std::string> dns;          // nameservers for /etc/resolv.conf ("" list = see below)
+  std::vector<std::string> extra_hosts;  // "name:ip" lines for /etc/hosts
 };
+
+/// The addresses a bridged sandbox sees (slirp's conventions): itself, its gateway (not mapped
+/// to the host), and the DNS forwarder pasta answers at when docker.dns names none.
+inline constexpr const char* kBridgeAddress = "10.0.2.100";
+inline constexpr const char* kBridgeGateway = "10.0.2.2";
+inline constexpr const char* kBridgeDns = "10.0.2.3";
 
 /// One running sandbox.
 class Sandbox {
@@ -62,6 +74,7 @@ class Sandbox {
   pid_t bwrap_pid_ = -1;    // bubblewrap's outer process, our child
   pid_t holder_pid_ = -1;   // the sandbox's pid 1, as the host sees it
   sys::UniqueFd keepalive_; // its end of the holder's stdin: closing it ends the sandbox
+  sys::UniqueFd pasta_pidfd_;  // bridge networking; pasta also quits by itself with the holder
   std::shared_ptr<const proc::SandboxJoin> join_;
   std::unique_ptr<SandboxCgroup> cgroup_;
   std::string limits_summary_;

@@ -180,6 +180,65 @@ describe("sandbox: escapes fail", () => {
     }
   });
 
+  test("network bridge: outbound through its own namespace; the host's loopback stays unreachable", async () => {
+    const { networkInterfaces } = await import("node:os");
+    const outside = Object.values(networkInterfaces()).flat().find((a) => a.family === "IPv4" && !a.internal)?.address;
+    assert.ok(outside, "this test needs a non-loopback IPv4 address on the host");
+    const reachable = createServer((c) => c.end("OUTSIDE-OK\n"));
+    const secret = createServer((c) => c.end("HOST-SECRET\n"));
+    await new Promise((r) => reachable.listen(0, outside, r));
+    await new Promise((r) => secret.listen(0, "127.0.0.1", r));
+    const connect = (host, port) =>
+      `python3 -c 'import socket;s=socket.create_connection(("${host}",${port}),timeout=3);print(s.recv(100).decode().strip())' 2>&1 | tail -1`;
+    try {
+      await withServer({ config: sandboxed({ docker: { network: "bridge", extraHosts: ["db.internal:10.1.2.3"] } }) }, async (s) => {
+        const r = await run(
+          s,
+          [
+            connect(outside, reachable.address().port),
+            connect("127.0.0.1", secret.address().port),
+            connect("10.0.2.2", secret.address().port),
+            "python3 -c 'import socket;print(socket.gethostbyname(\"db.internal\"))'",
+            "cat /etc/resolv.conf",
+            "ip -4 -o addr show eth0 2>/dev/null | grep -o 'inet [0-9.]*' || grep -c eth0 /proc/net/dev",
+          ].join("; "),
+          { timeoutSeconds: 30 },
+        );
+        const lines = r.text.split("\n");
+        assert.equal(lines[0], "OUTSIDE-OK", r.text);
+        assert.doesNotMatch(r.text, /HOST-SECRET/);
+        assert.match(lines[1], /Connection refused/);
+        assert.equal(lines[3], "10.1.2.3");
+        assert.equal(lines[4], "nameserver 10.0.2.3");
+        assert.match(lines.slice(5).join("\n"), /inet 10\.0\.2\.100|^1$/m);
+        const listed = JSON.parse(
+          spawnSync(CLAWEXEC, ["sandbox", "list", "--json"], { env: serverEnv(s.stateDir) }).stdout.toString(),
+        );
+        assert.equal(listed.sandboxes[0].network, "bridge");
+      });
+    } finally {
+      reachable.close();
+      secret.close();
+    }
+  });
+
+  test("docker.dns names the sandbox's nameservers; bad dns and extraHosts values stop the server", async () => {
+    await withServer({ config: sandboxed({ docker: { dns: ["192.0.2.53", "2001:db8::53"] } }) }, async (s) => {
+      const r = await run(s, "cat /etc/resolv.conf; grep -c . /etc/hosts");
+      assert.equal(r.text.trim(), "nameserver 192.0.2.53\nnameserver 2001:db8::53\n3");
+    });
+    const state = scratchDir("clawexec-state-");
+    try {
+      writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify(sandboxed({ docker: { dns: ["resolver"], extraHosts: ["x"] } })));
+      const r = spawnSync(CLAWEXEC, ["serve"], { input: "", env: serverEnv(state.dir), timeout: 10000 });
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr.toString(), /agents\.defaults\.sandbox\.docker\.dns\[0\]: expected an IPv4 or IPv6 address, got "resolver"/);
+      assert.match(r.stderr.toString(), /agents\.defaults\.sandbox\.docker\.extraHosts\[0\]: expected "name:ip", got "x"/);
+    } finally {
+      state.cleanup();
+    }
+  });
+
   test("user namespaces, mounts, ptrace, io_uring and bpf are refused", async () => {
     await withServer({ config: sandboxed() }, async (s) => {
       const r = await run(
