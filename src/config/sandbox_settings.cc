@@ -249,10 +249,7 @@ void read_docker(const json::object& docker, const std::string& path, SandboxSet
         s.env.emplace_back(std::string(e.key()), std::string(e.value().get_string()));
       }
     } else if (name == "setupCommand") {
-      if (auto c = r.string(v, key)) {
-        d.errors.push_back(key + ": setupCommand is not supported yet by clawexec's sandbox host");
-        (void)c;
-      }
+      if (auto c = r.string(v, key)) s.setup_command = trim_ascii(*c).empty() ? std::nullopt : std::optional(*c);
     } else if (name == "pidsLimit") {
       if (auto n = r.positive_integer(v, key)) s.pids_limit = *n;
     } else if (name == "memory" || name == "memorySwap") {

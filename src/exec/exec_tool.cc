@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "base/time.h"
+#include "base/utf.h"
 #include "env/host_exec_env.h"
 #include "env/path_prepend.h"
 #include "exec/exec_plan.h"
@@ -21,6 +22,7 @@
 #include "exec/sandbox_call.h"
 #include "exec/script_preflight.h"
 #include "exec/service.h"
+#include "shellenv/shell_run.h"
 
 #include <chrono>
 #include <thread>
@@ -257,6 +259,58 @@ void ExecService::launch_checked(ExecPlan plan, CallContext ctx, ExecStartDone d
                        });
 }
 
+namespace {
+
+// A call waiting for its new sandbox's setupCommand.
+struct AwaitingSetup {
+  ExecPlan plan;
+  CallContext ctx;
+  ExecStartDone done;
+  ShellInvocation shell;
+  std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot;
+};
+
+}  // namespace
+
+void ExecService::set_up_sandbox(const std::shared_ptr<sandbox::Sandbox>& box, std::function<void(Result<void>)> then) {
+  const std::string scope = box->spec().scope;
+  auto [it, first] = sandbox_setups_.try_emplace(scope);
+  it->second.push_back(std::move(then));
+  if (!first) return;  // its setup is already running
+  shellenv::ShellRunSpec run;
+  run.argv = {"/bin/sh", "-lc", box->spec().setup_command};
+  Result<env::EnvList> env = sandbox_env(config_, {});
+  if (env.ok()) run.env = std::move(env).value();
+  run.cwd = box->spec().layout.workdir;
+  run.timeout_ms = config_.exec.default_timeout_seconds > 0 ? config_.exec.default_timeout_seconds * 1000 : 0;
+  run.max_output_bytes = 64 * 1024;
+  run.sandbox = box->join();
+  std::weak_ptr<sandbox::Sandbox> weak = box;
+  shellenv::run_shell(io_, spawner_, run, [this, scope, weak](shellenv::ShellRunResult r) {
+    Result<void> outcome;
+    if (!r.succeeded()) {
+      std::string why = !r.error.empty()   ? r.error
+                        : r.timed_out      ? "timed out"
+                        : r.output_overflow ? "printed more than 64 KiB"
+                        : r.exit_code       ? "exited with code " + std::to_string(*r.exit_code)
+                                            : "was killed by a signal";
+      std::string output(js_trim(r.output));
+      if (output.size() > 2000) output = "..." + output.substr(output.size() - 2000);
+      outcome = Error::rejected("sandbox " + scope + ": docker.setupCommand " + why +
+                                (output.empty() ? std::string() : ":\n" + output));
+      // Never a half-set-up sandbox: the next call makes a new one and runs the setup again.
+      if (auto b = weak.lock(); b && sandboxes_.all().count(scope) && sandboxes_.all().at(scope) == b) {
+        sandboxes_.remove(scope);
+      }
+    } else if (auto b = weak.lock()) {
+      b->mark_set_up();
+    }
+    std::vector<std::function<void(Result<void>)>> waiters = std::move(sandbox_setups_[scope]);
+    sandbox_setups_.erase(scope);
+    for (auto& w : waiters) w(outcome);
+  });
+}
+
 void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done, const ShellInvocation& shell,
                              std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot) {
   // pathPrepend goes inside the command (after the snapshot's exports), so nothing the shell
@@ -271,8 +325,20 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done,
     Result<std::shared_ptr<sandbox::Sandbox>> box =
         sandboxes_.get_or_create(sandbox_spec(config_, plan.sandbox_scope), steady_ms());
     if (!box.ok()) return done(Reply::thrown(box.error().message));
-    join = (*box)->join();
     schedule_sandbox_prune();
+    if ((*box)->needs_setup()) {
+      // Once set up, the same plan comes back here and finds the sandbox ready.
+      auto pending = std::make_shared<AwaitingSetup>(AwaitingSetup{std::move(plan), std::move(ctx), std::move(done),
+                                                                   shell, std::move(snapshot)});
+      begin_preparing();
+      return set_up_sandbox(*box, [this, pending](Result<void> ready) {
+        AwaitingSetup& p = *pending;
+        if (!end_preparing()) return p.done(Reply::thrown(kStoppingText));
+        if (!ready.ok()) return p.done(Reply::thrown(ready.error().message));
+        spawn_plan(std::move(p.plan), std::move(p.ctx), std::move(p.done), p.shell, std::move(p.snapshot));
+      });
+    }
+    join = (*box)->join();
   }
   if (snapshot) {
     shell_command = shellenv::wrap_with_snapshot(shell_command, snapshot->path,

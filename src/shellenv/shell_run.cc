@@ -52,6 +52,7 @@ void run_shell(boost::asio::io_context& io, proc::Spawner& spawner, const ShellR
   spawn.cwd = spec.cwd;
   spawn.terminal = proc::Terminal::kPipes;
   spawn.stdin_mode = proc::StdinMode::kClosed;
+  spawn.sandbox = spec.sandbox;
   std::weak_ptr<RunState> weak = state;
   proc::Process::Events events;
   events.started = [weak](Result<pid_t> started) {

@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct ShellRunSpec {
   std::string cwd;
   int64_t timeout_ms = 0;  // 0: no limit
   size_t max_output_bytes = 0;  // 0: output is not kept
+  std::shared_ptr<const proc::SandboxJoin> sandbox;  // run inside this sandbox (null: on the host)
 };
 
 struct ShellRunResult {

@@ -379,6 +379,26 @@ describe("sandbox: routing, elevated and environment", () => {
     });
   });
 
+  test("docker.setupCommand runs once per sandbox before its first command; a failed one is retried", async () => {
+    const setupCommand = "echo ran >> /workspace/setup.log; echo $HOME > /tmp/setup-home";
+    await withServer({ config: sandboxed({ docker: { setupCommand } }) }, async (s) => {
+      // Two first calls at once: one setup, both wait for it.
+      const [a, b] = await Promise.all([run(s, "cat /workspace/setup.log"), run(s, "cat /tmp/setup-home")]);
+      assert.equal(a.text.trim(), "ran");
+      assert.equal(b.text.trim(), "/workspace");
+      assert.equal((await run(s, "wc -l < /workspace/setup.log")).text.trim(), "1");
+    });
+    await withServer({ config: sandboxed({ docker: { setupCommand: "echo try >> /workspace/tries; echo broken >&2; exit 3" } }) }, async (s) => {
+      const first = await s.call("exec", { command: "echo never" });
+      assert.equal(first.isError, true);
+      assert.match(first.text, /^sandbox agent:main: docker\.setupCommand exited with code 3:\nbroken$/);
+      await s.call("exec", { command: "echo never" });
+      const { readFileSync: read, readdirSync } = await import("node:fs");
+      const [dir] = readdirSync(join(s.stateDir, "sandboxes"));
+      assert.equal(read(join(s.stateDir, "sandboxes", dir, "workspace", "tries"), "utf8"), "try\ntry\n");
+    });
+  });
+
   test("environment: HOME is the workdir, PATH is prepended after the profile, env-file rules apply", async () => {
     await withServer({ config: sandboxed({ docker: { env: { FROM_CONFIG: "yes" } } }) }, async (s) => {
       const r = await run(s, "echo $HOME; echo $FROM_CONFIG; echo $OPENCLAW_SHELL; echo ${OPENCLAW_PREPEND_PATH:-unset}; echo $PATH", {
