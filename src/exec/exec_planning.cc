@@ -191,6 +191,7 @@ std::variant<Reply, ExecPlan> plan_sandboxed(const ServiceConfig& config, ExecRe
   if (Result<void> workspace = check_agent_workspace(config); !workspace.ok()) {
     return Reply::thrown(workspace.error().message);
   }
+  if (Result<void> binds = check_binds_now(config); !binds.ok()) return Reply::thrown(binds.error().message);
   sandbox::SandboxSpec spec = sandbox_spec(config, scope);
   std::string source = sandbox::workspace_source(spec);
   // The scope's own workspace is made on first use; a missing one is simply empty.

@@ -149,6 +149,18 @@ std::string sandbox_shell_command(const std::string& command, env::EnvList& env)
   return "export PATH=\"${OPENCLAW_PREPEND_PATH}:$PATH\"; unset OPENCLAW_PREPEND_PATH; " + command;
 }
 
+Result<void> check_binds_now(const ServiceConfig& config) {
+  const config::SandboxSettings& s = config.sandbox->settings;
+  for (size_t i = 0; i < s.binds.size(); ++i) {
+    const config::SandboxBind& b = s.binds[i];
+    std::string key = "docker.binds \"" + b.host + ":" + b.container + "\"";
+    if (auto problem = config::bind_problem(b, key, config.home_dir, s.workdir, sys::canonicalize_existing_prefix(b.host))) {
+      return Error::rejected(*problem + " (checked again before use: the path changed since the server started)");
+    }
+  }
+  return {};
+}
+
 Result<void> check_agent_workspace(const ServiceConfig& config) {
   if (config.sandbox->settings.workspace_access == config::WorkspaceAccess::kNone) return {};
   std::string source = agent_workspace(config);

@@ -53,6 +53,10 @@ std::string sandbox_shell_command(const std::string& command, env::EnvList& env)
 /// directory, /, /etc, ...), as a bind of it would be.
 Result<void> check_agent_workspace(const ServiceConfig& config);
 
+/// The binds validated again as they resolve now (a bind source replaced by a symlink into
+/// /etc after the server started is refused here, not mounted).
+Result<void> check_binds_now(const ServiceConfig& config);
+
 /// What the scope's sandbox is made of.
 sandbox::SandboxSpec sandbox_spec(const ServiceConfig& config, const std::string& scope);
 

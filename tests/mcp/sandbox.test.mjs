@@ -379,6 +379,29 @@ describe("sandbox: routing, elevated and environment", () => {
     });
   });
 
+  test("binds: ro and rw host directories appear; a source swapped for a symlink into /etc is refused", async () => {
+    const host = scratchDir("clawexec-binds-");
+    try {
+      const { mkdirSync: mk, rmSync, symlinkSync } = await import("node:fs");
+      mk(join(host.dir, "ro"));
+      mk(join(host.dir, "rw"));
+      writeFileSync(join(host.dir, "ro", "data"), "ro-data\n");
+      const config = sandboxed({ docker: { binds: [`${host.dir}/ro:/mnt/ro:ro`, `${host.dir}/rw:/mnt/rw`] } });
+      await withServer({ config }, async (s) => {
+        const r = await run(s, "cat /mnt/ro/data; echo x > /mnt/ro/new 2>&1 || echo ro-refused; echo w > /mnt/rw/out && echo rw-ok");
+        assert.match(r.text, /^ro-data\n(.|\n)*ro-refused\nrw-ok$/);
+        assert.equal(readFileSync(join(host.dir, "rw", "out"), "utf8"), "w\n");
+        rmSync(join(host.dir, "rw"), { recursive: true });
+        symlinkSync("/etc", join(host.dir, "rw"));
+        const refused = await s.call("exec", { command: "ls /mnt/rw" });
+        assert.equal(refused.isError, true);
+        assert.match(refused.text, /\/etc(.|\n)*checked again before use/);
+      });
+    } finally {
+      host.cleanup();
+    }
+  });
+
   test("docker.setupCommand runs once per sandbox before its first command; a failed one is retried", async () => {
     const setupCommand = "echo ran >> /workspace/setup.log; echo $HOME > /tmp/setup-home";
     await withServer({ config: sandboxed({ docker: { setupCommand } }) }, async (s) => {
