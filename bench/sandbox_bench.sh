@@ -7,7 +7,9 @@
 #   bwrap    bare `bwrap --unshare-all --ro-bind / / true`, the baseline any bwrap sandbox pays
 #   rss      resident memory of one idle sandbox (bubblewrap's two processes and the holder)
 #   bridge   the cold figure with docker.network "bridge" (pasta started per sandbox)
-# Usage: bench/sandbox_bench.sh [<clawexec binary>] [<build dir with bench/spawn_baseline>]
+#   codex    peer figure: `codex sandbox -- /bin/true` (Codex CLI's Linux sandbox: bwrap + seccomp),
+#            when CODEX_BIN names its native binary (npm @openai/codex, vendor/.../bin/codex)
+# Usage: [CODEX_BIN=...] bench/sandbox_bench.sh [<clawexec binary>] [<build dir with bench/spawn_baseline>]
 set -u
 cd "$(dirname "$0")/.."
 BIN=${1:-build/bin/clawexec}
@@ -29,6 +31,10 @@ for r in 1 2 3; do
   H=$(mktemp -d); S=$(state "$SANDBOX")
   echo "{\"round\":$r,\"recreate\":$(HOME=$H SHELL=/bin/bash OPENCLAW_STATE_DIR=$S node bench/mcp_bench.mjs recreate --n 20 -- $BIN serve)}"
   echo "{\"round\":$r,\"bwrap\":$("$B/bench/spawn_baseline" --iterations 200 -- /usr/bin/bwrap --unshare-all --ro-bind / / /bin/true)}"
+  if [ -n "${CODEX_BIN:-}" ]; then
+    mkdir -p "$HOME/.cache/clawexec-bench-codex"
+    echo "{\"round\":$r,\"codex\":$(HOME=$HOME/.cache/clawexec-bench-codex "$B/bench/spawn_baseline" --iterations 50 -- "$CODEX_BIN" sandbox -- /bin/true)}"
+  fi
 done
 # RSS of one idle sandbox (from its record: bubblewrap's processes and the holder) and of the
 # server before and after it made the sandbox.

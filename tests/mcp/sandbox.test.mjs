@@ -297,6 +297,20 @@ describe("sandbox: process lifetime", () => {
     });
   });
 
+  test("a client that disconnects leaves no sandbox process behind", async () => {
+    const s = await startServer({ config: sandboxed() });
+    const bg = await run(s, "sleep 300", { background: true });
+    assert.equal(bg.details.status, "running");
+    const { execSync } = await import("node:child_process");
+    const listed = JSON.parse(spawnSync(CLAWEXEC, ["sandbox", "list", "--json"], { env: serverEnv(s.stateDir) }).stdout.toString());
+    const holder = listed.sandboxes[0].holderPid;
+    const out = execSync(`ps -eo pid,args | grep -E 'sleep 300' | grep -v grep || true`).toString();
+    const pids = [holder, ...out.split("\n").filter(Boolean).map((l) => Number(l.trim().split(/\s+/)[0]))];
+    assert.ok(pids.length >= 2, out);
+    await s.close(); // end of input: the server stops its sessions and its sandboxes
+    await waitFor(async () => (await Promise.all(pids.map(isAlive))).every((a) => !a), 8000, "sandbox processes to die");
+  });
+
   test("killing the server with SIGKILL tears down every sandbox process", async () => {
     const s = await startServer({ config: sandboxed() });
     let pids;
