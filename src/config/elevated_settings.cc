@@ -20,11 +20,24 @@ using detail::child_path;
 using detail::describe_value;
 using detail::Diagnostics;
 
+// normalizeElevatedLevel's values (its aliases are for chat directives; the config takes these).
+std::optional<std::string> normalize_level(std::string_view raw) {
+  std::string level = lower_trimmed(raw);
+  if (level == "off" || level == "on" || level == "ask" || level == "full") return level;
+  return std::nullopt;
+}
+
 struct Scope {
   std::optional<bool> enabled;
   std::optional<std::string> default_level;
   std::optional<std::map<std::string, std::vector<std::string>>> allow_from;
 };
+
+std::optional<std::string> read_level(const json::value& v, const std::string& key, Diagnostics& d) {
+  std::optional<std::string> level = v.is_string() ? normalize_level(v.get_string()) : std::nullopt;
+  if (!level) d.errors.push_back(key + ": expected one of \"off\", \"on\", \"ask\", \"full\", got " + describe_value(v));
+  return level;
+}
 
 Scope read_scope(const json::object& elevated, const std::string& path, Diagnostics& d) {
   Scope scope;
@@ -36,13 +49,7 @@ Scope read_scope(const json::object& elevated, const std::string& path, Diagnost
     }
   }
   if (const json::value* v = elevated.if_contains("defaultLevel")) {
-    std::string level = v->is_string() ? std::string(v->get_string()) : std::string();
-    if (level == "off" || level == "on" || level == "ask" || level == "full") {
-      scope.default_level = level;
-    } else {
-      d.errors.push_back(child_path(path, "defaultLevel") + ": expected one of \"off\", \"on\", \"ask\", \"full\", got " +
-                         describe_value(*v));
-    }
+    scope.default_level = read_level(*v, child_path(path, "defaultLevel"), d);
   }
   const std::string allow_path = child_path(path, "allowFrom");
   if (const json::object* allow = child_object(elevated, "allowFrom", allow_path, d)) {
@@ -98,26 +105,36 @@ Result<ElevatedSettings> read_elevated_settings(const json::object& document, st
   Scope agent;
   const std::string wanted = normalize_agent_id(agent_id.empty() ? std::string_view("main") : agent_id);
   bool found = false;
+  std::optional<std::string> defaults_level, agent_level;
   const json::object* agents = child_object(document, "agents", "agents", d);
+  if (const json::object* defaults = agents ? child_object(*agents, "defaults", "agents.defaults", d) : nullptr) {
+    if (const json::value* v = defaults->if_contains("elevatedDefault")) {
+      defaults_level = read_level(*v, "agents.defaults.elevatedDefault", d);
+    }
+  }
   const json::object* entries = agents ? child_object(*agents, "entries", "agents.entries", d) : nullptr;
   if (entries != nullptr) {
     for (const auto& entry : *entries) {
       if (!entry.value().is_object()) continue;  // reported by the exec settings
       std::string entry_path = child_path("agents.entries", entry.key());
+      const bool serving = !found && normalize_agent_id(entry.key()) == wanted;
+      if (const json::value* v = entry.value().get_object().if_contains("elevatedDefault")) {
+        std::optional<std::string> level = read_level(*v, entry_path + ".elevatedDefault", d);
+        if (serving) agent_level = level;
+      }
       const json::object* tools = child_object(entry.value().get_object(), "tools", entry_path + ".tools", d);
       const json::object* e = tools ? child_object(*tools, "elevated", entry_path + ".tools.elevated", d) : nullptr;
+      if (serving) found = true;
       if (e == nullptr) continue;
       Scope scope = read_scope(*e, entry_path + ".tools.elevated", d);
-      if (!found && normalize_agent_id(entry.key()) == wanted) {
-        agent = std::move(scope);
-        found = true;
-      }
+      if (serving) agent = std::move(scope);
     }
   }
   if (!d.errors.empty()) return Error::invalid(join(d.errors, "\n"));
   out.global_enabled = global.enabled.value_or(true);
   out.agent_enabled = agent.enabled.value_or(true);
-  out.default_level = agent.default_level.value_or(global.default_level.value_or("off"));
+  out.default_level = agent_level ? agent_level : defaults_level ? defaults_level
+                                                 : agent.default_level ? agent.default_level : global.default_level;
   if (global.allow_from) out.global_allow_from = std::move(*global.allow_from);
   out.agent_allow_from = std::move(agent.allow_from);
   return out;
@@ -141,14 +158,26 @@ bool sender_approved(const std::vector<std::string>& allow, std::string_view sen
 ElevatedPermission elevated_permission(const ElevatedSettings& settings, const ElevatedSender& sender) {
   ElevatedPermission p;
   p.enabled = settings.enabled();
-  if (!p.enabled || sender.provider.empty()) return p;
+  if (!settings.global_enabled) p.failures.emplace_back("enabled", "tools.elevated.enabled");
+  if (!settings.agent_enabled) p.failures.emplace_back("enabled", "agents.entries.*.tools.elevated.enabled");
+  if (!p.enabled) return p;
+  if (sender.provider.empty()) {
+    p.failures.emplace_back("provider", "ctx.Provider");
+    return p;
+  }
   const std::string provider = lower_trimmed(sender.provider);
   auto list_of = [&provider](const std::map<std::string, std::vector<std::string>>& lists) {
     auto it = lists.find(provider);
     return it == lists.end() ? std::vector<std::string>() : it->second;
   };
-  if (!sender_approved(list_of(settings.global_allow_from), sender.sender_id)) return p;
-  if (settings.agent_allow_from && !sender_approved(list_of(*settings.agent_allow_from), sender.sender_id)) return p;
+  if (!sender_approved(list_of(settings.global_allow_from), sender.sender_id)) {
+    p.failures.emplace_back("allowFrom", "tools.elevated.allowFrom." + provider);
+    return p;
+  }
+  if (settings.agent_allow_from && !sender_approved(list_of(*settings.agent_allow_from), sender.sender_id)) {
+    p.failures.emplace_back("allowFrom", "agents.entries.*.tools.elevated.allowFrom." + provider);
+    return p;
+  }
   p.allowed = true;
   return p;
 }

@@ -24,7 +24,10 @@ namespace clawexec::config {
 struct ElevatedSettings {
   bool global_enabled = true;  // tools.elevated.enabled !== false
   bool agent_enabled = true;   // agents.entries.<id>.tools.elevated.enabled !== false
-  std::string default_level = "off";  // off | on | ask | full (the agent's, else the global)
+  /// The agent's default level (off | on | ask | full): agents.entries.<id>.elevatedDefault, else
+  /// agents.defaults.elevatedDefault, else tools.elevated.defaultLevel (clawexec's older key).
+  /// Unset: "on", as OpenClaw resolves it for an approved sender.
+  std::optional<std::string> default_level;
   std::map<std::string, std::vector<std::string>> global_allow_from;  // by provider
   std::optional<std::map<std::string, std::vector<std::string>>> agent_allow_from;
   bool enabled() const { return global_enabled && agent_enabled; }
@@ -39,6 +42,9 @@ struct ElevatedSender {
 struct ElevatedPermission {
   bool enabled = false;
   bool allowed = false;
+  /// The gates that failed, as the reference names them: {"enabled", "tools.elevated.enabled"},
+  /// {"provider", "ctx.Provider"}, {"allowFrom", "tools.elevated.allowFrom.telegram"}, ...
+  std::vector<std::pair<std::string, std::string>> failures;
 };
 
 /// Reads tools.elevated and the agent's override. Errors name the key:

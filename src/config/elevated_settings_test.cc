@@ -61,12 +61,27 @@ TEST(ElevatedSettings, SenderMatching) {
   EXPECT_FALSE(sender_approved({"name:bob"}, "bob"));  // fields we do not know never match an id
 }
 
-TEST(ElevatedSettings, DefaultLevelTheAgentsWins) {
-  EXPECT_EQ(read("{}")->default_level, "off");
+TEST(ElevatedSettings, DefaultLevelElevatedDefaultWinsThenOurOlderKey) {
+  EXPECT_EQ(read("{}")->default_level, std::nullopt);  // the caller's "on"
   EXPECT_EQ(read(R"({"tools":{"elevated":{"defaultLevel":"ask"}},
                     "agents":{"entries":{"main":{"tools":{"elevated":{"defaultLevel":"full"}}}}}})")
                 ->default_level,
             "full");
+  const std::string_view doc = R"({"tools":{"elevated":{"defaultLevel":"full"}},
+      "agents":{"defaults":{"elevatedDefault":"off"},"entries":{"work":{"elevatedDefault":"ask"}}}})";
+  EXPECT_EQ(read(doc, "main")->default_level, "off");
+  EXPECT_EQ(read(doc, "work")->default_level, "ask");
+  EXPECT_EQ(read(R"({"agents":{"defaults":{"elevatedDefault":"sometimes"}}})").error().message,
+            "agents.defaults.elevatedDefault: expected one of \"off\", \"on\", \"ask\", \"full\", got \"sometimes\"");
+}
+
+TEST(ElevatedSettings, FailuresNameTheGateAndKey) {
+  using Failures = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(elevated_permission(*read(R"({"tools":{"elevated":{"enabled":false}}})"), {"mcp", ""}).failures,
+            (Failures{{"enabled", "tools.elevated.enabled"}}));
+  EXPECT_EQ(elevated_permission(*read("{}"), {"mcp", ""}).failures, (Failures{{"allowFrom", "tools.elevated.allowFrom.mcp"}}));
+  EXPECT_EQ(elevated_permission(*read("{}"), {"", ""}).failures, (Failures{{"provider", "ctx.Provider"}}));
+  EXPECT_TRUE(elevated_permission(*read(R"({"tools":{"elevated":{"allowFrom":{"mcp":["*"]}}}})"), {"mcp", ""}).failures.empty());
 }
 
 TEST(ElevatedSettings, BadValuesAreErrorsNamingTheKey) {

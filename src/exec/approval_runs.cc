@@ -25,6 +25,8 @@
 #include "exec/service.h"
 #include "exec/policy_gate.h"
 #include "policy/approval_text.h"
+#include "base/strings.h"
+#include "exec/sandbox_call.h"
 #include "policy/exec_directive.h"
 #include "session/format.h"
 #include "term/display_escape.h"
@@ -207,7 +209,38 @@ void ExecService::settle_pending(const std::string& id, std::optional<policy::Ap
   });
 }
 
+std::optional<std::string> ExecService::elevated_directive(ClientSession& client, const std::string& text) {
+  policy::ElevatedDirective d = policy::extract_elevated_directive(text);
+  if (!d.has_directive) return std::nullopt;
+  std::shared_ptr<const ServiceConfig> config = config_for(client);
+  const std::string session_key = effective_session_key(*config, client.session_key);
+  const bool sandboxed = session_sandboxed(*config, client.session_key);
+  config::ElevatedPermission gates =
+      config::elevated_permission(config->elevated, {.provider = client.message_provider, .sender_id = ""});
+  if (!gates.enabled || !gates.allowed) {
+    // The reference's formatElevatedUnavailableMessage.
+    std::string out = std::string("elevated is not available right now (runtime=") + (sandboxed ? "sandboxed" : "direct") + ").\n";
+    std::vector<std::string> failing;
+    for (const auto& [gate, key] : gates.failures) failing.push_back(gate + " (" + key + ")");
+    out += failing.empty() ? "Failing gates: enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled), "
+                             "allowFrom (tools.elevated.allowFrom.<provider>)."
+                           : "Failing gates: " + join(failing, ", ");
+    out += "\nFix-it keys:\n- tools.elevated.enabled\n- tools.elevated.allowFrom.<provider>\n"
+           "- agents.entries.*.tools.elevated.enabled\n- agents.entries.*.tools.elevated.allowFrom.<provider>\n"
+           "See: clawexec sandbox explain --session " + session_key;
+    return out;
+  }
+  if (d.raw_level.empty()) {
+    return "Current elevated level: " + client.elevated_level.value_or(config->elevated.default_level.value_or("on")) +
+           ".\nOptions: on, off, ask, full.";
+  }
+  if (!d.level) return "Unrecognized elevated level \"" + d.raw_level + "\". Valid levels: off, on, ask, full.";
+  client.elevated_level = *d.level;
+  return policy::elevated_directive_ack(*d.level, sandboxed);
+}
+
 std::optional<std::string> ExecService::exec_directive(ClientSession& client, const std::string& text) {
+  if (std::optional<std::string> elevated = elevated_directive(client, text)) return elevated;
   policy::ExecDirective d = policy::extract_exec_directive(text);
   if (!d.has_directive) return std::nullopt;
   ExecDefaults& defaults = client.defaults;

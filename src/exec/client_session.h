@@ -55,6 +55,8 @@ struct ClientSession {
   /// The provider its calls come from when a call names none (tools.elevated.allowFrom):
   /// "mcp" for MCP clients, "cli" for `clawexec exec`.
   std::string message_provider = "mcp";
+  /// The session's `/elevated` level (off | on | ask | full); unset: the agent's elevatedDefault.
+  std::optional<std::string> elevated_level;
   /// Approvals may wait for an operator (the approval-pending result, operator channel).
   bool pending_approvals = false;
   /// Receives this client's background texts ("Exec completed (...)"), with the full session id

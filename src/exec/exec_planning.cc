@@ -52,7 +52,9 @@ Result<bool> resolve_elevated(const config::ElevatedSettings& settings, const Ca
                               const std::string& session_key, std::optional<bool> requested, bool sandboxed) {
   const config::ElevatedPermission permission =
       config::elevated_permission(settings, {.provider = ctx.provider, .sender_id = ctx.channel_sender_id});
-  const std::string& level = settings.default_level;
+  // The reference's resolvedElevatedLevel: the session's /elevated level, else the agent's
+  // elevatedDefault, else "on" (an approved sender's calls are elevated unless they say not).
+  const std::string level = ctx.elevated_level.value_or(settings.default_level.value_or("on"));
   std::string default_mode = level == "full" ? "full" : (level == "ask" || level == "on") ? "ask" : "off";
   std::string mode;
   if (requested) {

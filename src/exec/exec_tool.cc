@@ -123,6 +123,7 @@ void ExecService::exec(ExecRequest request, std::shared_ptr<ClientSession> clien
   ctx.channel_sender_id = std::move(options.channel_sender_id);
   ctx.channel_chat_id = std::move(options.channel_chat_id);
   ctx.provider = options.channel_provider.empty() ? client->message_provider : std::move(options.channel_provider);
+  ctx.elevated_level = client->elevated_level;
   std::shared_ptr<const ServiceConfig> config = config_for(*client);
   // Refused before the request is copied anywhere (a 15 MB command is not worth a copy).
   if (std::optional<std::string> too_long = command_size_problem(request.command.size())) {

@@ -52,6 +52,7 @@ struct CallContext {
   std::string channel_sender_id;         // CallOptions
   std::string channel_chat_id;
   std::string provider;                  // CallOptions::channel_provider, else the client's
+  std::optional<std::string> elevated_level;  // ClientSession::elevated_level
 };
 
 /// What one call carries beside its request and client.
@@ -201,8 +202,11 @@ class ExecService {
 
   /// An operator's `/exec` directive (exec spec §5) for `client`: host and node persist for the
   /// client, security and ask apply to its next run only; a bare `/exec` reports the defaults.
+  /// An `/elevated <level>` directive (§4.3) is answered first: it sets the client's session
+  /// level when the elevated gates pass for the client, and says which gate fails otherwise.
   /// Returns the reply, or nullopt when the text holds no directive.
   std::optional<std::string> exec_directive(ClientSession& client, const std::string& text);
+  std::optional<std::string> elevated_directive(ClientSession& client, const std::string& text);
 
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);

@@ -153,7 +153,9 @@ Result<SandboxExplanation> explain_sandbox(const OperatorEnv& env, const std::st
   if (!elevated->enabled()) {
     e.elevated = "off (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled is false)";
   } else if (config::elevated_permission(*elevated, {.provider = "mcp", .sender_id = ""}).allowed) {
-    e.elevated = "allowed for local MCP clients (tools.elevated.allowFrom.mcp); elevated: true runs on the host";
+    const std::string level = elevated->default_level.value_or("on");
+    e.elevated = "allowed for local MCP clients (tools.elevated.allowFrom.mcp); elevated: true runs on the host" +
+                 std::string(level == "off" ? "" : ", and so does every call by default (elevatedDefault \"" + level + "\")");
   } else {
     e.elevated = "refused unless tools.elevated.allowFrom.<provider> approves the caller (local MCP clients are "
                  "provider \"mcp\")";
@@ -242,7 +244,11 @@ std::vector<policy::AuditFinding> collect_sandbox_audit_findings(const OperatorE
         findings.push_back({"sandbox.elevated_allow_all", policy::AuditSeverity::kWarn,
                             "Any caller may leave the sandbox through elevated",
                             "Agent \"" + id + "\" is sandboxed, but tools.elevated.allowFrom lets every sender of " +
-                                join(providers, ", ") + " run elevated: true commands on the gateway host.",
+                                join(providers, ", ") + " run commands on the gateway host" +
+                                (e->default_level.value_or("on") == "off"
+                                     ? std::string(" with elevated: true.")
+                                     : std::string(", and their calls are elevated by default (elevatedDefault \"") +
+                                           e->default_level.value_or("on") + "\"): the sandbox does not apply to them."),
                             "List the sender ids that may use elevated instead of \"*\", or set tools.elevated.enabled "
                             "to false."});
       }

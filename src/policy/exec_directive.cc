@@ -66,10 +66,10 @@ std::string keyword_lower(std::string_view text) {
   return out;
 }
 
-size_t find_directive(std::string_view text) {
-  for (size_t pos = 0; pos + kDirective.size() <= text.size(); ++pos) {
-    if (!iequals(text.substr(pos, kDirective.size()), kDirective)) continue;
-    size_t end = pos + kDirective.size();
+size_t find_directive(std::string_view text, std::string_view directive = kDirective) {
+  for (size_t pos = 0; pos + directive.size() <= text.size(); ++pos) {
+    if (!iequals(text.substr(pos, directive.size()), directive)) continue;
+    size_t end = pos + directive.size();
     bool follows_ok = end == text.size() || text[end] == ':' || space_at(text, end);
     if (follows_ok && space_or_start_before(text, pos)) return pos;
   }
@@ -189,6 +189,51 @@ std::string acknowledgements(const ExecDirective& d, ExecPersistence persistence
 }
 
 }  // namespace
+
+std::optional<std::string> normalize_elevated_level(std::string_view raw) {
+  std::string key = lower_trimmed(raw);
+  for (std::string_view v : {"off", "false", "no", "0"}) if (key == v) return "off";
+  for (std::string_view v : {"full", "auto", "auto-approve", "autoapprove"}) if (key == v) return "full";
+  for (std::string_view v : {"ask", "prompt", "approval", "approve"}) if (key == v) return "ask";
+  for (std::string_view v : {"on", "true", "yes", "1"}) if (key == v) return "on";
+  return std::nullopt;
+}
+
+ElevatedDirective extract_elevated_directive(std::string_view message) {
+  ElevatedDirective out;
+  size_t start = std::string_view::npos;
+  size_t name_length = 0;
+  for (std::string_view name : {std::string_view("/elevated"), std::string_view("/elev")}) {
+    start = find_directive(message, name);
+    if (start != std::string_view::npos) {
+      name_length = name.size();
+      break;
+    }
+  }
+  if (start == std::string_view::npos) return out;
+  out.has_directive = true;
+  std::string_view args = message.substr(start + name_length);
+  size_t i = 0;
+  while (space_at(args, i)) i += cp_length(args, i);
+  if (i < args.size() && args[i] == ':') ++i;
+  while (space_at(args, i)) i += cp_length(args, i);
+  size_t level_start = i;
+  while (i < args.size() && !space_at(args, i)) i += cp_length(args, i);
+  if (i > level_start) {
+    out.raw_level = std::string(args.substr(level_start, i - level_start));
+    out.level = normalize_elevated_level(out.raw_level);
+  }
+  return out;
+}
+
+std::string elevated_directive_ack(std::string_view level, bool sandboxed) {
+  std::string text = level == "off"  ? "Elevated mode disabled."
+                     : level == "full" ? "Elevated mode set to full (auto-approve)."
+                                       : "Elevated mode set to ask (approvals may still apply).";
+  std::string out = system_ack(text);
+  if (!sandboxed) out += "\n" + system_ack("Runtime is direct; sandboxing does not apply.");
+  return out;
+}
 
 ExecDirective extract_exec_directive(std::string_view message) {
   ExecDirective out;

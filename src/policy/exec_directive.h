@@ -33,6 +33,25 @@ struct ExecDirective {
   bool invalid_node = false;
 };
 
+/// The `/elevated` (or `/elev`) session directive (exec reference §4.3): its level, when given.
+struct ElevatedDirective {
+  bool has_directive = false;
+  std::string raw_level;             // the word after it ("" when none)
+  std::optional<std::string> level;  // off | on | ask | full, when raw_level is one (or an alias)
+};
+
+/// OpenClaw's normalizeElevatedLevel: off/false/no/0, full/auto/auto-approve/autoapprove,
+/// ask/prompt/approval/approve, on/true/yes/1 (case-insensitive); nullopt otherwise.
+std::optional<std::string> normalize_elevated_level(std::string_view raw);
+
+/// Finds the first `/elevated` or `/elev` (as `/exec` is found) and reads the level after it
+/// (an optional ':' first).
+ElevatedDirective extract_elevated_directive(std::string_view message);
+
+/// The acknowledgement of a level set: "⚙️ Elevated mode set to ask (approvals may still
+/// apply).", with the reference's "Runtime is direct" line when the session is not sandboxed.
+std::string elevated_directive_ack(std::string_view level, bool sandboxed);
+
 /// Finds the first `/exec` (case-insensitive, at the start or after white space, followed by
 /// the end, white space or ':'), skips an optional ":" prefix, then consumes key=value or
 /// key:value tokens (the earlier of '=' and ':' splits; key lower-cased) for host, security,

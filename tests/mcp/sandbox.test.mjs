@@ -436,6 +436,33 @@ describe("sandbox: routing, elevated and environment", () => {
     });
   });
 
+  test("an approved sender is elevated by default (elevatedDefault \"on\"); /elevated and elevatedDefault change it", async () => {
+    const allow = { tools: { elevated: { allowFrom: { mcp: ["*"] } } } };
+    // As in OpenClaw, elevation defaults to "on" for a sender allowFrom approves: its calls leave the sandbox.
+    await withServer({ config: sandboxed({}, allow) }, async (s) => {
+      assert.notEqual((await run(s, "hostname")).text.trim(), "clawexec-sandbox");
+    });
+    await withServer({ config: sandboxed({}, { ...allow, agents: { entries: { main: { elevatedDefault: "off" } } } }) }, async (s) => {
+      assert.equal((await run(s, "hostname")).text.trim(), "clawexec-sandbox");
+      assert.notEqual((await run(s, "hostname", { elevated: true })).text.trim(), "clawexec-sandbox");
+    });
+    const say = (s, ...args) =>
+      spawnSync(CLAWEXEC, ["approvals", "say", ...args], { env: serverEnv(s.stateDir), encoding: "utf8", timeout: 20000 });
+    await withServer({ config: sandboxed({}, allow), approvals: { version: 1, agents: {} } }, async (s) => {
+      assert.equal(say(s, "/elevated").stdout, "Current elevated level: on.\nOptions: on, off, ask, full.\n");
+      assert.equal(say(s, "/elevated", "off").stdout, "⚙️ Elevated mode disabled.\n");
+      assert.equal((await run(s, "hostname")).text.trim(), "clawexec-sandbox");
+      assert.equal(say(s, "/elev", "maybe").stdout, 'Unrecognized elevated level "maybe". Valid levels: off, on, ask, full.\n');
+      assert.equal(say(s, "/elevated", "on").stdout, "⚙️ Elevated mode set to ask (approvals may still apply).\n");
+      assert.notEqual((await run(s, "hostname")).text.trim(), "clawexec-sandbox");
+    });
+    await withServer({ config: sandboxed(), approvals: { version: 1, agents: {} } }, async (s) => {
+      const r = say(s, "/elevated", "full");
+      assert.match(r.stdout, /^elevated is not available right now \(runtime=sandboxed\)\.\nFailing gates: allowFrom \(tools\.elevated\.allowFrom\.mcp\)\n/);
+      assert.match(r.stdout, /\nSee: clawexec sandbox explain --session agent:main:main\n$/);
+    });
+  });
+
   test("environment: HOME is the workdir, PATH is prepended after the profile, env-file rules apply", async () => {
     await withServer({ config: sandboxed({ docker: { env: { FROM_CONFIG: "yes" } } }) }, async (s) => {
       const r = await run(s, "echo $HOME; echo $FROM_CONFIG; echo $OPENCLAW_SHELL; echo ${OPENCLAW_PREPEND_PATH:-unset}; echo $PATH", {
