@@ -239,6 +239,26 @@ describe("sandbox: escapes fail", () => {
     }
   });
 
+  test("a fork bomb is stopped by docker.pidsLimit; the approvals socket cannot be reached", async () => {
+    await withServer({ config: sandboxed({ docker: { pidsLimit: 40 } }) }, async (s) => {
+      const r = await run(
+        s,
+        // dash gives up at the first fork that fails; each "s" is one process that did start.
+        "(for i in $(seq 120); do sleep 2 & echo s; done) 2>/tmp/errors | wc -l; sleep 3; " +
+          "grep -c -i -E 'fork|resource' /tmp/errors",
+        { timeoutSeconds: 30 },
+      );
+      const [count, refused] = r.text.trim().split("\n").map(Number);
+      assert.ok(count <= 40, r.text);
+      assert.ok(refused > 0, r.text);
+      const sock = await run(
+        s,
+        `python3 -c 'import socket;s=socket.socket(socket.AF_UNIX);s.connect("${s.stateDir}/exec-approvals.sock")' 2>&1 | tail -1`,
+      );
+      assert.match(sock.text, /FileNotFoundError|No such file/);
+    });
+  });
+
   test("user namespaces, mounts, ptrace, io_uring and bpf are refused", async () => {
     await withServer({ config: sandboxed() }, async (s) => {
       const r = await run(
