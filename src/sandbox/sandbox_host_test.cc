@@ -201,5 +201,55 @@ TEST(SandboxHost, PidsLimitBoundsTheWholeSandbox) {
   EXPECT_LT(processes, 20) << r.output;
 }
 
+// ---- records (clawexec sandbox list/recreate/prune) ----
+
+TEST(SandboxRecords, ASandboxIsListedRunningAndItsRecordGoesWithIt) {
+  std::string root = temp_dir();
+  std::string state;
+  {
+    Result<std::shared_ptr<Sandbox>> box = Sandbox::create(spec_for("agent:rec", root));
+    ASSERT_TRUE(box.ok()) << box.error().message;
+    state = (*box)->spec().state_dir;
+    std::vector<SandboxRecord> records = read_records(root);
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0].scope, "agent:rec");
+    EXPECT_TRUE(records[0].running);
+    EXPECT_EQ(records[0].holder_pid, (*box)->holder_pid());
+    EXPECT_EQ(records[0].server_pid, sys::current_pid());
+    // recreate: the holder dies, and the registry would replace the sandbox.
+    EXPECT_TRUE(stop_sandbox(records[0]));
+    for (int i = 0; i < 200 && (*box)->alive(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_FALSE((*box)->alive());
+  }
+  EXPECT_FALSE(sys::path_exists(state + "/" + kRecordFile));
+  EXPECT_TRUE(read_records(root).empty());
+}
+
+TEST(SandboxRecords, AForgedRecordNeverKillsAProcessOutsideASandbox) {
+  std::string root = temp_dir();
+  ASSERT_TRUE(sys::make_directories(root + "/forged").ok());
+  // A child in our own pid namespace, named by a record that has its namespace right.
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  ASSERT_GT(child, 0);
+  SandboxRecord forged;
+  forged.scope = "agent:forged";
+  forged.state_dir = root + "/forged";
+  forged.holder_pid = child;
+  forged.holder_pid_namespace = pid_namespace_of(child);
+  ASSERT_FALSE(forged.holder_pid_namespace.empty());
+  ASSERT_TRUE(write_record(forged).ok());
+  std::vector<SandboxRecord> records = read_records(root);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].running);
+  EXPECT_FALSE(stop_sandbox(records[0]));
+  EXPECT_TRUE(sys::process_alive(child));
+  ::kill(child, SIGKILL);
+  ignore_error(sys::reap(child));
+}
+
 }  // namespace
 }  // namespace clawexec::sandbox

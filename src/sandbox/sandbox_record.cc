@@ -42,8 +42,15 @@ std::optional<SandboxRecord> parse_record(std::string_view text, const std::stri
   return r;
 }
 
+// The record's holder, checked against what a record cannot choose: its pid namespace is the
+// recorded one and not ours (a forged record naming a host process in our namespace, whose
+// inode is well known, fails here), and it is bubblewrap's pid 1.
 bool holder_is_ours(const SandboxRecord& r) {
-  return !r.holder_pid_namespace.empty() && pid_namespace_of(r.holder_pid) == r.holder_pid_namespace;
+  if (r.holder_pid_namespace.empty() || pid_namespace_of(r.holder_pid) != r.holder_pid_namespace) return false;
+  if (r.holder_pid_namespace == pid_namespace_of(sys::current_pid())) return false;
+  Result<std::optional<std::string>> comm =
+      sys::read_file_if_exists("/proc/" + std::to_string(r.holder_pid) + "/comm", "read comm");
+  return comm.ok() && *comm && **comm == "bwrap\n";
 }
 
 }  // namespace
