@@ -170,6 +170,17 @@ Result<void> check_agent_workspace(const ServiceConfig& config) {
   if (auto problem = config::host_path_problem(source, key, config.home_dir, sys::canonicalize_existing_prefix(source))) {
     return Error::rejected(*problem + ". Start the server in a project directory or set tools.exec.cwd.");
   }
+  if (config.sandbox->settings.workspace_access == config::WorkspaceAccess::kRw) {
+    // The sandboxes' own directories (other scopes' workspaces, their records) must not be
+    // writable from inside one.
+    std::string root = sys::canonicalize_existing_prefix(config.sandbox->root);
+    std::string workspace = sys::canonicalize_existing_prefix(source);
+    if (root == workspace || root.rfind(workspace + "/", 0) == 0) {
+      return Error::rejected(key + ": the sandboxes' workspaceRoot " + config.sandbox->root +
+                             " lies inside the writable agent workspace " + source +
+                             "; move agents.defaults.sandbox.workspaceRoot out of it");
+    }
+  }
   return {};
 }
 

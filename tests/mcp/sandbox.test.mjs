@@ -533,6 +533,20 @@ describe("sandbox: the agent workspace mount", () => {
       home.cleanup();
     }
   });
+
+  test("workspaceAccess rw refuses a workspaceRoot inside the agent workspace (records and other scopes)", async () => {
+    const ws = scratchDir("clawexec-agent-ws-");
+    try {
+      const config = sandboxed({ workspaceAccess: "rw", workspaceRoot: join(ws.dir, ".sandboxes") });
+      await withServer({ config, cwd: ws.dir }, async (s) => {
+        const r = await s.call("exec", { command: "true" });
+        assert.equal(r.isError, true);
+        assert.match(r.text, /workspaceRoot .*\.sandboxes lies inside the writable agent workspace/);
+      });
+    } finally {
+      ws.cleanup();
+    }
+  });
 });
 
 describe("sandbox: records, `clawexec sandbox` and pruning", () => {
