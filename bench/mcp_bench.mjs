@@ -482,7 +482,7 @@ async function once(opts) {
 }
 
 // The processes of one idle sandbox: bubblewrap's outer process (the server's child), its pid 1
-// (the record's holderPid) and everything below it, found from <state>/sandboxes/*/sandbox.json.
+// (the record's holderPid) and everything below it, found from <state>/sandboxes/*/sandbox-<server pid>.json.
 async function sandboxRss(opts) {
   const statusKb = (pid, key) => procStatus(pid)?.[key] ?? null;
   const client = new RpcClient(opts.server);
@@ -492,7 +492,7 @@ async function sandboxRss(opts) {
   const root = `${process.env.OPENCLAW_STATE_DIR}/sandboxes`;
   const records = readdirSync(root).map((d) => {
     try {
-      return JSON.parse(readFileSync(`${root}/${d}/sandbox.json`, "utf8"));
+      return JSON.parse(readFileSync(`${root}/${d}/sandbox-${client.pid}.json`, "utf8"));
     } catch {
       return null;
     }
@@ -540,7 +540,7 @@ async function recreate(opts) {
   const holder = () => {
     for (const d of readdirSync(root)) {
       try {
-        return JSON.parse(readFileSync(`${root}/${d}/sandbox.json`, "utf8")).holderPid;
+        return JSON.parse(readFileSync(`${root}/${d}/sandbox-${client.pid}.json`, "utf8")).holderPid;
       } catch {}
     }
     return null;

@@ -19,7 +19,8 @@ namespace op = operator_ops;
 
 namespace {
 
-std::string shown(std::string_view text) { return term::escape_for_display(text, term::DisplayStyle::kLines); }
+// One field on one line: line breaks are escaped too, so a scope key cannot fake list lines.
+std::string shown(std::string_view text) { return term::escape_for_display(text, term::DisplayStyle::kField); }
 
 std::string duration(int64_t ms) {
   if (ms < 0) ms = 0;
@@ -129,7 +130,7 @@ int run_prune(bool as_json) {
     print_json(boost::json::object{{"stopped", std::move(stopped)}, {"removed", std::move(removed)}});
     return 0;
   }
-  for (const std::string& s : report->stopped) std::cout << "Stopped " << shown(s) << " (idle or past its maximum age)\n";
+  for (const std::string& s : report->stopped) std::cout << "Stopped " << shown(s) << " (past its maximum age)\n";
   for (const std::string& s : report->removed) std::cout << "Removed the record of stopped " << shown(s) << "\n";
   if (report->stopped.empty() && report->removed.empty()) std::cout << "Nothing to prune.\n";
   return 0;
@@ -169,7 +170,7 @@ void add_sandbox_commands(CLI::App& app, int& exit_code) {
   recreate->callback([&exit_code, rf] { exit_code = run_recreate(rf->which, rf->json); });
 
   auto prune_json = std::make_shared<bool>(false);
-  auto* prune = cmd->add_subcommand("prune", "Apply prune.idleHours/maxAgeDays now and drop records of stopped sandboxes");
+  auto* prune = cmd->add_subcommand("prune", "Stop sandboxes past prune.maxAgeDays and drop records of stopped ones");
   prune->add_flag("--json", *prune_json, "Output as JSON");
   prune->callback([&exit_code, prune_json] { exit_code = run_prune(*prune_json); });
 }

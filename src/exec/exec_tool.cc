@@ -275,7 +275,8 @@ struct AwaitingSetup {
 
 void ExecService::set_up_sandbox(const std::shared_ptr<sandbox::Sandbox>& box, std::function<void(Result<void>)> then) {
   const std::string scope = box->spec().scope;
-  auto [it, first] = sandbox_setups_.try_emplace(scope);
+  const uint64_t id = box->id();
+  auto [it, first] = sandbox_setups_.try_emplace(id);
   it->second.push_back(std::move(then));
   if (!first) return;  // its setup is already running
   shellenv::ShellRunSpec run;
@@ -287,7 +288,7 @@ void ExecService::set_up_sandbox(const std::shared_ptr<sandbox::Sandbox>& box, s
   run.max_output_bytes = 64 * 1024;
   run.sandbox = box->join();
   std::weak_ptr<sandbox::Sandbox> weak = box;
-  shellenv::run_shell(io_, spawner_, run, [this, scope, weak](shellenv::ShellRunResult r) {
+  shellenv::run_shell(io_, spawner_, run, [this, scope, id, weak](shellenv::ShellRunResult r) {
     Result<void> outcome;
     if (!r.succeeded()) {
       std::string why = !r.error.empty()   ? r.error
@@ -306,8 +307,8 @@ void ExecService::set_up_sandbox(const std::shared_ptr<sandbox::Sandbox>& box, s
     } else if (auto b = weak.lock()) {
       b->mark_set_up();
     }
-    std::vector<std::function<void(Result<void>)>> waiters = std::move(sandbox_setups_[scope]);
-    sandbox_setups_.erase(scope);
+    std::vector<std::function<void(Result<void>)>> waiters = std::move(sandbox_setups_[id]);
+    sandbox_setups_.erase(id);
     for (auto& w : waiters) w(outcome);
   });
 }
@@ -335,6 +336,7 @@ void ExecService::spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done,
       return set_up_sandbox(*box, [this, pending](Result<void> ready) {
         AwaitingSetup& p = *pending;
         if (!end_preparing()) return p.done(Reply::thrown(kStoppingText));
+        if (p.ctx.cancel && p.ctx.cancel->cancelled()) return p.done(Reply::thrown("Tool execution was aborted"));
         if (!ready.ok()) return p.done(Reply::thrown(ready.error().message));
         spawn_plan(std::move(p.plan), std::move(p.ctx), std::move(p.done), p.shell, std::move(p.snapshot));
       });

@@ -194,8 +194,8 @@ void ExecService::schedule_sandbox_prune() {
   sandbox_prune_scheduled_ = true;
   sandbox_prune_timer_.expires_after(std::chrono::milliseconds(interval));
   sandbox_prune_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // cancelled: the service may be going away
     sandbox_prune_scheduled_ = false;
-    if (ec) return;
     const config::SandboxSettings& settings = config_.sandbox->settings;
     sandboxes_.prune(steady_ms(), settings.prune_idle_ms, settings.prune_max_age_ms);
     if (!sandboxes_.all().empty()) schedule_sandbox_prune();

@@ -273,7 +273,7 @@ class ExecService {
   /// wait for the same run), then `then` with nothing or why it failed. A failed setup tears
   /// the sandbox down, so the next call starts over.
   void set_up_sandbox(const std::shared_ptr<sandbox::Sandbox>& box, std::function<void(Result<void>)> then);
-  std::map<std::string, std::vector<std::function<void(Result<void>)>>> sandbox_setups_;
+  std::map<uint64_t, std::vector<std::function<void(Result<void>)>>> sandbox_setups_;  // by Sandbox::id()
   /// Spawns a plan whose command is final (shell snapshot decided).
   void spawn_plan(ExecPlan plan, CallContext ctx, ExecStartDone done, const ShellInvocation& shell,
                   std::shared_ptr<const shellenv::ShellEnvironment::Snapshot> snapshot);

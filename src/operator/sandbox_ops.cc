@@ -105,20 +105,30 @@ Result<std::vector<std::string>> recreate_sandboxes(const OperatorEnv& env, cons
 
 Result<PruneReport> prune_sandboxes(const OperatorEnv& env, int64_t now_ms) {
   PruneReport report;
+  std::vector<AgentSandbox> agents = TRY(all_agent_sandboxes(env));
+  // The limits of the agent a scope belongs to ("agent:<id>" or "agent:<id>:..."), else main's.
+  auto settings_for = [&agents](const std::string& scope) -> const config::SandboxSettings& {
+    for (const AgentSandbox& a : agents) {
+      std::string prefix = "agent:" + a.agent_id;
+      if (scope == prefix || scope.rfind(prefix + ":", 0) == 0) return a.settings;
+    }
+    return agents.front().settings;
+  };
   std::vector<std::string> seen;
-  for (const AgentSandbox& a : TRY(all_agent_sandboxes(env))) {
-    if (std::find(seen.begin(), seen.end(), a.root) != seen.end()) continue;  // the first agent's limits
+  for (const AgentSandbox& a : agents) {
+    if (std::find(seen.begin(), seen.end(), a.root) != seen.end()) continue;
     seen.push_back(a.root);
     for (const sandbox::SandboxRecord& r : sandbox::read_records(a.root)) {
       if (!r.running) {
-        sandbox::remove_record(r.state_dir);
+        sandbox::remove_record(r);
         report.removed.push_back(r.scope);
         continue;
       }
-      const config::SandboxSettings& s = a.settings;
-      bool idle = s.prune_idle_ms > 0 && now_ms - r.last_used_ms > s.prune_idle_ms;
+      // Only the maximum age: whether a command still runs inside is known to its server alone,
+      // which applies idleHours itself.
+      const config::SandboxSettings& s = settings_for(r.scope);
       bool old = s.prune_max_age_ms > 0 && now_ms - r.created_ms > s.prune_max_age_ms;
-      if ((idle || old) && sandbox::stop_sandbox(r)) report.stopped.push_back(r.scope);
+      if (old && sandbox::stop_sandbox(r)) report.stopped.push_back(r.scope);
     }
   }
   return report;
@@ -166,7 +176,7 @@ Result<SandboxExplanation> explain_sandbox(const OperatorEnv& env, const std::st
     e.probe = sandbox::probe_sandbox_support();
     e.unavailable = sandbox::unavailable_reason(e.probe);
     for (sandbox::SandboxRecord& r : sandbox::read_records(e.root)) {
-      if (r.scope == e.scope) e.running = std::move(r);
+      if (r.scope == e.scope && r.running) e.running = std::move(r);
     }
   }
   return e;

@@ -41,12 +41,13 @@ struct SandboxSelector {
 Result<std::vector<std::string>> recreate_sandboxes(const OperatorEnv& env, const SandboxSelector& which);
 
 struct PruneReport {
-  std::vector<std::string> stopped;  // running, but idle or older than the agent's prune limits
+  std::vector<std::string> stopped;  // running, but older than its agent's prune.maxAgeDays
   std::vector<std::string> removed;  // records of sandboxes that were no longer running
 };
 
-/// Applies agents.*.sandbox.prune to the running sandboxes (idle = since their last command
-/// started, as their record says) and removes the records of stopped ones. `now_ms`: epoch.
+/// Stops the running sandboxes older than their agent's prune.maxAgeDays and removes the records
+/// of stopped ones. Idle time is left to each server, which alone knows whether a command still
+/// runs in its sandbox. `now_ms`: epoch.
 Result<PruneReport> prune_sandboxes(const OperatorEnv& env, int64_t now_ms);
 
 struct SandboxExplanation {

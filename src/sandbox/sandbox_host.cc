@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <signal.h>
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <chrono>
@@ -113,7 +114,7 @@ Result<sys::UniqueFd> start_pasta(const SandboxSpec& spec, pid_t holder) {
   if (spec.pasta_path.empty()) {
     return Error::invalid("docker.network \"bridge\" needs pasta: install the passt package (apt-get install passt)");
   }
-  const std::string pid_file = spec.state_dir + "/pasta.pid";
+  const std::string pid_file = spec.state_dir + "/pasta-" + std::to_string(sys::current_pid()) + ".pid";
   ignore_error(sys::remove_file(pid_file));
   const std::string ids = std::to_string(sys::current_uid()) + ":" + std::to_string(sys::current_gid());
   std::vector<std::string> argv = {spec.pasta_path, "--quiet", "--runas", ids, "--ipv4-only", "--config-net",
@@ -150,7 +151,9 @@ std::string workspace_source(const SandboxSpec& spec) {
 }
 
 Result<std::shared_ptr<Sandbox>> Sandbox::create(const SandboxSpec& spec) {
+  static std::atomic<uint64_t> next_id{1};
   std::shared_ptr<Sandbox> box(new Sandbox());
+  box->id_ = next_id++;
   box->spec_ = spec;
   SandboxLayout& layout = box->spec_.layout;
   TRY(sys::make_directories(spec.state_dir));
@@ -266,7 +269,7 @@ void Sandbox::touch(int64_t now_ms) {
 }
 
 Sandbox::~Sandbox() {
-  if (!record_.state_dir.empty()) remove_record(record_.state_dir);
+  if (!record_.state_dir.empty()) remove_record(record_);
   keepalive_.reset();  // the holder sees end-of-file; the pid namespace goes with it
   stop_bwrap(bwrap_pid_);
   if (pasta_pidfd_.valid()) ignore_error(sys::pidfd_signal(pasta_pidfd_.get(), SIGTERM));

@@ -66,6 +66,8 @@ class Sandbox {
   const std::string& limits_summary() const { return limits_summary_; }
   /// docker.setupCommand has yet to run in it (once, before its first command).
   bool needs_setup() const { return !spec_.setup_command.empty() && !set_up_; }
+  /// Distinct for every sandbox this process makes (a replaced sandbox never shares it).
+  uint64_t id() const { return id_; }
   void mark_set_up() { set_up_ = true; }
   /// Marks it used now (steady clock); its record's lastUsedAtMs follows at most once a minute.
   void touch(int64_t now_ms);
@@ -85,6 +87,7 @@ class Sandbox {
   int64_t last_used_ms_ = 0;
   int64_t record_written_ms_ = 0;  // steady clock, when the record was last written
   bool set_up_ = false;
+  uint64_t id_ = 0;
   SandboxRecord record_;
 };
 

@@ -221,7 +221,7 @@ TEST(SandboxRecords, ASandboxIsListedRunningAndItsRecordGoesWithIt) {
     for (int i = 0; i < 200 && (*box)->alive(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     EXPECT_FALSE((*box)->alive());
   }
-  EXPECT_FALSE(sys::path_exists(state + "/" + kRecordFile));
+  EXPECT_FALSE(sys::path_exists(record_path(state, sys::current_pid())));
   EXPECT_TRUE(read_records(root).empty());
 }
 

@@ -48,9 +48,30 @@ std::optional<SandboxRecord> parse_record(std::string_view text, const std::stri
 bool holder_is_ours(const SandboxRecord& r) {
   if (r.holder_pid_namespace.empty() || pid_namespace_of(r.holder_pid) != r.holder_pid_namespace) return false;
   if (r.holder_pid_namespace == pid_namespace_of(sys::current_pid())) return false;
-  Result<std::optional<std::string>> comm =
-      sys::read_file_if_exists("/proc/" + std::to_string(r.holder_pid) + "/comm", "read comm");
-  return comm.ok() && *comm && **comm == "bwrap\n";
+  const std::string proc = "/proc/" + std::to_string(r.holder_pid);
+  Result<std::optional<std::string>> comm = sys::read_file_if_exists(proc + "/comm", "read comm");
+  if (!comm.ok() || !*comm || **comm != "bwrap\n") return false;
+  // pid 1 of its namespace: the last NSpid field.
+  Result<std::optional<std::string>> status = sys::read_file_if_exists(proc + "/status", "read status");
+  if (!status.ok() || !*status) return false;
+  size_t at = (*status)->find("\nNSpid:");
+  if (at == std::string::npos) return false;
+  size_t end = (*status)->find('\n', at + 1);
+  std::string_view line =
+      std::string_view(**status).substr(at + 1, end == std::string::npos ? std::string_view::npos : end - at - 1);
+  size_t last = line.find_last_of(" \t");
+  return last != std::string_view::npos && line.substr(last + 1) == "1";
+}
+
+// A record we may believe: a regular file owned by our user, writable by nobody else, in a
+// scope directory that is a real directory (not a symlink) owned by us.
+bool trustworthy(const std::string& dir, const std::string& file) {
+  Result<std::optional<sys::FileInfo>> d = sys::lstat_path(dir);
+  Result<std::optional<sys::FileInfo>> f = sys::lstat_path(file);
+  if (!d.ok() || !*d || !f.ok() || !*f) return false;
+  const uint32_t me = static_cast<uint32_t>(sys::current_uid());
+  return (*d)->type == sys::FileType::kDirectory && (*d)->uid == me && ((*d)->mode & 022) == 0 &&
+         (*f)->type == sys::FileType::kRegular && (*f)->uid == me && ((*f)->mode & 022) == 0 && (*f)->nlink == 1;
 }
 
 }  // namespace
@@ -71,11 +92,17 @@ Result<void> write_record(const SandboxRecord& r) {
                  {"holderPidNamespace", r.holder_pid_namespace},
                  {"createdAtMs", r.created_ms},
                  {"lastUsedAtMs", r.last_used_ms}};
-  return sys::replace_file_atomically(r.state_dir + "/" + kRecordFile, json::stringify(o, 2) + "\n", 0600,
+  return sys::replace_file_atomically(record_path(r.state_dir, r.server_pid), json::stringify(o, 2) + "\n", 0600,
                                       sys::Durability::kNone);
 }
 
-void remove_record(const std::string& state_dir) { ignore_error(sys::remove_file(state_dir + "/" + kRecordFile)); }
+std::string record_path(const std::string& state_dir, pid_t server_pid) {
+  return state_dir + "/sandbox-" + std::to_string(server_pid) + ".json";
+}
+
+void remove_record(const SandboxRecord& record) {
+  ignore_error(sys::remove_file(record_path(record.state_dir, record.server_pid)));  // unlink: no symlink followed
+}
 
 std::vector<SandboxRecord> read_records(const std::string& root) {
   std::vector<SandboxRecord> out;
@@ -83,12 +110,20 @@ std::vector<SandboxRecord> read_records(const std::string& root) {
   if (!names.ok()) return out;
   for (const std::string& name : names.value()) {
     std::string dir = root + "/" + name;
-    Result<sys::BoundedFile> file = sys::read_regular_file_at_most(dir + "/" + kRecordFile, kMaxRecordBytes);
-    if (!file.ok() || !file->bytes) continue;
-    std::optional<SandboxRecord> record = parse_record(*file->bytes, dir);
-    if (!record) continue;
-    record->running = holder_is_ours(*record);
-    out.push_back(std::move(*record));
+    Result<std::vector<std::string>> files = sys::list_directory(dir);
+    if (!files.ok()) continue;
+    for (const std::string& f : files.value()) {
+      if (f.rfind("sandbox-", 0) != 0 || f.size() < 6 || f.substr(f.size() - 5) != ".json") continue;
+      std::string path = dir + "/" + f;
+      if (!trustworthy(dir, path)) continue;
+      Result<sys::BoundedFile> file = sys::read_regular_file_at_most(path, kMaxRecordBytes);
+      if (!file.ok() || !file->bytes) continue;
+      std::optional<SandboxRecord> record = parse_record(*file->bytes, dir);
+      // The file's name says whose it is; a record naming another server is not believed.
+      if (!record || record_path(dir, record->server_pid) != path) continue;
+      record->running = holder_is_ours(*record);
+      out.push_back(std::move(*record));
+    }
   }
   return out;
 }

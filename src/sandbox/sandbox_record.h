@@ -1,6 +1,6 @@
 #pragma once
 // What `clawexec sandbox list|recreate|prune` know about sandboxes that live inside servers:
-// each sandbox writes a small record, `<workspaceRoot>/<scope dir>/sandbox.json`, when it is
+// each sandbox writes a small record, `<workspaceRoot>/<scope dir>/sandbox-<pid>.json`, when it is
 // made and (at most once a minute) when it is used, and removes it when its server tears it
 // down. A server killed with SIGKILL leaves its record behind; its sandbox is gone (the kernel
 // ended it), so the record then reads as stopped until `prune` removes it.
@@ -20,7 +20,9 @@
 
 namespace clawexec::sandbox {
 
-inline constexpr const char* kRecordFile = "sandbox.json";
+/// One record per server and scope: `sandbox-<server pid>.json` in the scope's directory
+/// (several servers may each have a sandbox of the same scope).
+std::string record_path(const std::string& state_dir, pid_t server_pid);
 
 struct SandboxRecord {
   std::string scope;
@@ -40,14 +42,15 @@ struct SandboxRecord {
 /// The pid-namespace link of a process ("pid:[4026532...]"), "" when it cannot be read.
 std::string pid_namespace_of(pid_t pid);
 
-/// Writes `record` to <state_dir>/sandbox.json atomically (mode 0600).
+/// Writes `record` to record_path(state_dir, server_pid) atomically (mode 0600).
 Result<void> write_record(const SandboxRecord& record);
 
-/// Removes the record of `state_dir` (a missing one is fine).
-void remove_record(const std::string& state_dir);
+/// Removes `record`'s file (a missing one is fine; a symlink is removed, never followed).
+void remove_record(const SandboxRecord& record);
 
-/// The records under `root` (each subdirectory's sandbox.json), `running` set from the live
-/// system. A missing root is no records; an unreadable or malformed record is skipped.
+/// The records under `root` (each subdirectory's sandbox-*.json), `running` set from the live
+/// system. A missing root is no records; a record that is unreadable, malformed, not a regular
+/// file owned by us, writable by others, or in a symlinked directory is skipped.
 std::vector<SandboxRecord> read_records(const std::string& root);
 
 /// Ends the sandbox of a running record by killing its holder: the kernel then kills every

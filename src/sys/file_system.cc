@@ -29,6 +29,7 @@ FileInfo to_info(const struct stat& st) {
   info.dev = static_cast<uint64_t>(st.st_dev);
   info.ino = static_cast<uint64_t>(st.st_ino);
   info.nlink = static_cast<uint64_t>(st.st_nlink);
+  info.uid = static_cast<uint32_t>(st.st_uid);
   info.size = static_cast<int64_t>(st.st_size);
   info.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   info.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;

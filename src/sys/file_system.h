@@ -25,6 +25,7 @@ struct FileInfo {
   uint64_t dev = 0;
   uint64_t ino = 0;
   uint64_t nlink = 0;
+  uint32_t uid = 0;      // owner
   int64_t size = 0;
   int64_t mtime_ns = 0;  // last content change
   int64_t ctime_ns = 0;  // last inode change
