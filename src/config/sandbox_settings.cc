@@ -5,6 +5,8 @@
 
 #include "config/sandbox_settings.h"
 
+#include <arpa/inet.h>
+
 #include <cmath>
 
 #include "base/strings.h"
@@ -14,50 +16,13 @@
 namespace clawexec::config {
 namespace {
 
-// inet_pton's answer, without the system call seam: dotted quads, or hex groups with at most
-// one "::" (an IPv4 tail allowed).
-bool is_ipv4(std::string_view s) {
-  int parts = 0;
-  size_t i = 0;
-  while (i <= s.size()) {
-    size_t end = s.find('.', i);
-    if (end == std::string_view::npos) end = s.size();
-    std::string_view part = s.substr(i, end - i);
-    if (part.empty() || part.size() > 3 || part.find_first_not_of("0123456789") != std::string_view::npos) return false;
-    if (std::stoi(std::string(part)) > 255) return false;
-    ++parts;
-    i = end + 1;
-  }
-  return parts == 4;
+// An address inet_pton accepts (dotted-quad IPv4, or IPv6). A pure libc parser, no I/O.
+bool is_ip_address(std::string_view s) {
+  if (s.empty() || s.size() > 45) return false;
+  std::string text(s);
+  unsigned char out[16];
+  return ::inet_pton(AF_INET, text.c_str(), out) == 1 || ::inet_pton(AF_INET6, text.c_str(), out) == 1;
 }
-
-bool is_ipv6(std::string_view s) {
-  if (s.size() < 2 || s.size() > 45) return false;
-  size_t double_colon = s.find("::");
-  if (double_colon != std::string_view::npos && s.find("::", double_colon + 1) != std::string_view::npos) return false;
-  int groups = 0;
-  size_t i = 0;
-  while (i < s.size()) {
-    if (s[i] == ':') {
-      ++i;
-      continue;
-    }
-    size_t end = s.find(':', i);
-    if (end == std::string_view::npos) end = s.size();
-    std::string_view group = s.substr(i, end - i);
-    if (end == s.size() && group.find('.') != std::string_view::npos) {
-      if (!is_ipv4(group)) return false;
-      groups += 2;
-      break;
-    }
-    if (group.size() > 4 || group.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos) return false;
-    ++groups;
-    i = end;
-  }
-  return double_colon != std::string_view::npos ? groups < 8 : groups == 8;
-}
-
-bool is_ip_address(std::string_view s) { return is_ipv4(s) || is_ipv6(s); }
 
 // A host name for /etc/hosts: letters, digits, '-', '.' and '_', not starting with '-' or '.'.
 bool is_host_name(std::string_view s) {

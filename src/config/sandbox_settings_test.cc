@@ -103,7 +103,8 @@ TEST(SandboxSettings, NetworkDnsAndExtraHosts) {
   EXPECT_EQ(r->network, SandboxNetwork::kBridge);
   EXPECT_EQ(r->dns, (std::vector<std::string>{"10.0.0.1", "::1", "fe80::1:2", "::ffff:10.0.0.1"}));
   EXPECT_EQ(r->extra_hosts, (std::vector<std::string>{"db:10.1.2.3", "v6.host:2001:db8::1"}));
-  for (const char* bad : {"256.1.1.1", "1.2.3", "1.2.3.4.5", "a::b::c", "1:2:3:4:5:6:7:8:9", "x", ""}) {
+  for (const char* bad : {"256.1.1.1", "1.2.3", "1.2.3.4.5", "a::b::c", "1:2:3:4:5:6:7:8:9", "x", "", ":1:2:3:4:5:6:7:8",
+                          "1::2:", "010.0.0.1", " 10.0.0.1"}) {
     EXPECT_NE(error_of(std::string(R"({"agents":{"defaults":{"sandbox":{"docker":{"dns":[")") + bad + "\"]}}}}}"),
               "(no error)")
         << bad;

@@ -26,6 +26,7 @@
 #include "exec/policy_gate.h"
 #include "policy/approval_text.h"
 #include "base/strings.h"
+#include "exec/exec_planning.h"
 #include "exec/sandbox_call.h"
 #include "policy/exec_directive.h"
 #include "session/format.h"
@@ -219,16 +220,13 @@ std::optional<std::string> ExecService::elevated_directive(ClientSession& client
       config::elevated_permission(config->elevated, {.provider = client.message_provider, .sender_id = ""});
   if (!gates.enabled || !gates.allowed) {
     // The reference's formatElevatedUnavailableMessage.
-    std::string out = std::string("elevated is not available right now (runtime=") + (sandboxed ? "sandboxed" : "direct") + ").\n";
     std::vector<std::string> failing;
     for (const auto& [gate, key] : gates.failures) failing.push_back(gate + " (" + key + ")");
-    out += failing.empty() ? "Failing gates: enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled), "
-                             "allowFrom (tools.elevated.allowFrom.<provider>)."
-                           : "Failing gates: " + join(failing, ", ");
-    out += "\nFix-it keys:\n- tools.elevated.enabled\n- tools.elevated.allowFrom.<provider>\n"
-           "- agents.entries.*.tools.elevated.enabled\n- agents.entries.*.tools.elevated.allowFrom.<provider>\n"
-           "See: clawexec sandbox explain --session " + session_key;
-    return out;
+    std::string line = failing.empty() ? "Failing gates: enabled (tools.elevated.enabled / "
+                                         "agents.entries.*.tools.elevated.enabled), allowFrom "
+                                         "(tools.elevated.allowFrom.<provider>)."
+                                       : "Failing gates: " + join(failing, ", ");
+    return elevated_unavailable_text(sandboxed, line, {}, {"See: clawexec sandbox explain --session " + session_key});
   }
   if (d.raw_level.empty()) {
     return "Current elevated level: " + client.elevated_level.value_or(config->elevated.default_level.value_or("on")) +

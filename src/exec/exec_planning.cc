@@ -64,19 +64,16 @@ Result<bool> resolve_elevated(const config::ElevatedSettings& settings, const Ca
   }
   if (mode == "off") return false;
   if (!permission.enabled || !permission.allowed) {
-    std::string text = std::string("elevated is not available right now (runtime=") + (sandboxed ? "sandboxed" : "direct") +
-                       ").\nFailing gates: " +
-                       (!permission.enabled
-                            ? "enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled)"
-                            : "allowFrom (tools.elevated.allowFrom.<provider> / agents.entries.*.tools.elevated.allowFrom.<provider>)");
+    std::string gates = std::string("Failing gates: ") +
+                        (!permission.enabled
+                             ? "enabled (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled)"
+                             : "allowFrom (tools.elevated.allowFrom.<provider> / agents.entries.*.tools.elevated.allowFrom.<provider>)");
     std::string context;
     if (!ctx.provider.empty()) context += "provider=" + ctx.provider;
     if (!session_key.empty()) context += (context.empty() ? "" : " ") + ("session=" + session_key);
-    if (!context.empty()) text += "\nContext: " + context;
-    text +=
-        "\nFix-it keys:\n- tools.elevated.enabled\n- tools.elevated.allowFrom.<provider>\n"
-        "- agents.entries.*.tools.elevated.enabled\n- agents.entries.*.tools.elevated.allowFrom.<provider>";
-    return Error::rejected(std::move(text));
+    std::vector<std::string> context_lines;
+    if (!context.empty()) context_lines.push_back("Context: " + context);
+    return Error::rejected(elevated_unavailable_text(sandboxed, gates, context_lines, {}));
   }
   return true;
 }
@@ -119,6 +116,21 @@ Workdir resolve_workdir(const std::optional<std::string>& raw, const std::string
 }
 
 }  // namespace
+
+std::string elevated_unavailable_text(bool sandboxed, const std::string& gates, const std::vector<std::string>& context,
+                                      const std::vector<std::string>& after) {
+  std::vector<std::string> lines{std::string("elevated is not available right now (runtime=") +
+                                     (sandboxed ? "sandboxed" : "direct") + ").",
+                                 gates};
+  lines.insert(lines.end(), context.begin(), context.end());
+  for (const char* line : {"Fix-it keys:", "- tools.elevated.enabled", "- tools.elevated.allowFrom.<provider>",
+                           "- agents.entries.*.tools.elevated.enabled",
+                           "- agents.entries.*.tools.elevated.allowFrom.<provider>"}) {
+    lines.emplace_back(line);
+  }
+  lines.insert(lines.end(), after.begin(), after.end());
+  return join(lines, "\n");
+}
 
 std::optional<std::string> command_size_problem(size_t bytes) {
   if (bytes <= kMaxCommandBytes) return std::nullopt;

@@ -24,6 +24,12 @@ inline constexpr size_t kMaxArgumentBytes = 131071;
 /// single quotes over the argument limit; that is refused at spawn with its own message.
 inline constexpr size_t kMaxCommandBytes = 131072 - 8192;
 
+/// The reference's "elevated is not available right now" text: the headline for the session's
+/// runtime, `gates` (the "Failing gates: ..." line), `context` lines, the Fix-it keys, then
+/// `after` lines. One shape for the exec tool's refusal and the /elevated directive's.
+std::string elevated_unavailable_text(bool sandboxed, const std::string& gates, const std::vector<std::string>& context,
+                                      const std::vector<std::string>& after);
+
 /// The thrown error for a command of `bytes` over kMaxCommandBytes, nullopt within the limit.
 std::optional<std::string> command_size_problem(size_t bytes);
 
