@@ -117,7 +117,7 @@ struct Reader {
 };
 
 void read_docker(const json::object& docker, const std::string& path, SandboxSettings& s, Diagnostics& d,
-                 std::vector<SandboxBind>& binds, std::vector<std::pair<std::string, std::string>>& bind_keys,
+                 std::vector<SandboxBind>& binds,
                  bool& allow_reserved) {
   Reader r{d};
   for (const auto& kv : docker) {
@@ -327,8 +327,7 @@ void read_docker(const json::object& docker, const std::string& path, SandboxSet
             continue;
           }
           binds.push_back({strip_trailing_slashes(parts[0]), strip_trailing_slashes(parts[1]),
-                           parts.size() == 3 && parts[2] == "ro"});
-          bind_keys.emplace_back(bkey, text);
+                           parts.size() == 3 && parts[2] == "ro", bkey});
         }
       }
     } else if (name == "dangerouslyAllowReservedContainerTargets") {
@@ -344,7 +343,7 @@ void read_docker(const json::object& docker, const std::string& path, SandboxSet
 }
 
 void read_sandbox_object(const json::object& sandbox, const std::string& path, SandboxSettings& s, Diagnostics& d,
-                         std::vector<SandboxBind>& binds, std::vector<std::pair<std::string, std::string>>& bind_keys,
+                         std::vector<SandboxBind>& binds,
                          bool& allow_reserved) {
   Reader r{d};
   for (const auto& kv : sandbox) {
@@ -405,7 +404,7 @@ void read_sandbox_object(const json::object& sandbox, const std::string& path, S
       }
     } else if (name == "docker") {
       if (const json::object* docker = child_object(sandbox, "docker", key, d)) {
-        read_docker(*docker, key, s, d, binds, bind_keys, allow_reserved);
+        read_docker(*docker, key, s, d, binds, allow_reserved);
       }
     } else {
       bool engine_only = false;
@@ -466,15 +465,24 @@ std::optional<std::string> host_path_problem(const std::string& host, const std:
   return std::nullopt;
 }
 
-std::optional<std::string> bind_problem(const SandboxBind& bind, const std::string& key, const std::string& home_dir,
-                                        const std::string& workdir, const std::string& canonical_host) {
-  if (auto problem = host_path_problem(bind.host, key, home_dir, canonical_host)) return problem;
-  for (const std::string& reserved : {std::string("/workspace"), std::string("/agent"), workdir}) {
-    if (under(bind.container, reserved)) {
-      return key + ": " + bind.container + " is reserved for the sandbox's workspace (" + reserved + ")";
+std::vector<std::string> bind_problems(const SandboxSettings& settings, const std::string& home_dir,
+                                       const std::function<std::string(const std::string&)>& canonicalize) {
+  std::vector<std::string> problems;
+  for (const SandboxBind& bind : settings.binds) {
+    std::string canonical = canonicalize ? canonicalize(bind.host) : bind.host;
+    if (auto problem = host_path_problem(bind.host, bind.key, home_dir, canonical)) {
+      problems.push_back(std::move(*problem));
+      continue;
+    }
+    if (settings.allow_reserved_targets) continue;
+    for (const std::string& reserved : {std::string("/workspace"), std::string("/agent"), settings.workdir}) {
+      if (under(bind.container, reserved)) {
+        problems.push_back(bind.key + ": " + bind.container + " is reserved for the sandbox's workspace (" + reserved + ")");
+        break;
+      }
     }
   }
-  return std::nullopt;
+  return problems;
 }
 
 Result<SandboxSettings> read_sandbox_settings(const json::object& document, std::string_view agent_id,
@@ -483,13 +491,12 @@ Result<SandboxSettings> read_sandbox_settings(const json::object& document, std:
   Diagnostics d;
   SandboxSettings s;
   std::vector<SandboxBind> binds;
-  std::vector<std::pair<std::string, std::string>> bind_keys;
   bool allow_reserved = false;
   const json::object* agents = child_object(document, "agents", "agents", d);
   if (agents) {
     if (const json::object* defaults = child_object(*agents, "defaults", "agents.defaults", d)) {
       if (const json::object* sandbox = child_object(*defaults, "sandbox", "agents.defaults.sandbox", d)) {
-        read_sandbox_object(*sandbox, "agents.defaults.sandbox", s, d, binds, bind_keys, allow_reserved);
+        read_sandbox_object(*sandbox, "agents.defaults.sandbox", s, d, binds, allow_reserved);
       }
     }
     const std::string wanted = normalize_agent_id(agent_id);
@@ -498,19 +505,15 @@ Result<SandboxSettings> read_sandbox_settings(const json::object& document, std:
         if (normalize_agent_id(entry.key()) != wanted || !entry.value().is_object()) continue;
         std::string path = child_path("agents.entries", entry.key()) + ".sandbox";
         if (const json::object* sandbox = child_object(entry.value().get_object(), "sandbox", path, d)) {
-          read_sandbox_object(*sandbox, path, s, d, binds, bind_keys, allow_reserved);
+          read_sandbox_object(*sandbox, path, s, d, binds, allow_reserved);
         }
         break;
       }
     }
   }
-  for (size_t i = 0; i < binds.size(); ++i) {
-    std::string canonical = canonicalize ? canonicalize(binds[i].host) : binds[i].host;
-    std::optional<std::string> problem = bind_problem(binds[i], bind_keys[i].first, home_dir, s.workdir, canonical);
-    if (problem && allow_reserved && problem->find("is reserved") != std::string::npos) problem.reset();
-    if (problem) d.errors.push_back(*problem);
-  }
   s.binds = std::move(binds);
+  s.allow_reserved_targets = allow_reserved;
+  for (std::string& problem : bind_problems(s, home_dir, canonicalize)) d.errors.push_back(std::move(problem));
   if (!d.errors.empty()) return Error::invalid(join(d.errors, "\n"));
   for (std::string& w : d.warnings) s.warnings.push_back(std::move(w));
   return s;

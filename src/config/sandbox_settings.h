@@ -26,6 +26,7 @@ struct SandboxBind {
   std::string host;
   std::string container;
   bool read_only = false;
+  std::string key;  // where it was set, for messages: "agents.defaults.sandbox.docker.binds[0]"
 };
 
 struct SandboxUlimit {
@@ -58,6 +59,9 @@ struct SandboxSettings {
   /// docker.protectWorkspaceMetadata (ours): .git/hooks, .git/config and shell rc files of a
   /// writable workspace stay read-only inside.
   bool protect_git = true;
+  /// docker.dangerouslyAllowReservedContainerTargets: binds onto /workspace, /agent or the
+  /// workdir are allowed.
+  bool allow_reserved_targets = false;
   std::vector<std::string> warnings;  // one per ignored engine-only key, naming it
 };
 
@@ -74,10 +78,12 @@ Result<SandboxSettings> read_sandbox_settings(const boost::json::object& documen
 std::optional<std::string> host_path_problem(const std::string& host, const std::string& key, const std::string& home_dir,
                                              const std::string& canonical_host);
 
-/// The error for a bind OpenClaw refuses (blocked host source, reserved target), or nullopt.
-/// `key` names the setting in the message.
-std::optional<std::string> bind_problem(const SandboxBind& bind, const std::string& key, const std::string& home_dir,
-                                        const std::string& workdir, const std::string& canonical_host);
+/// The errors for the binds of `settings` OpenClaw refuses (a blocked host source, or a reserved
+/// target unless allow_reserved_targets), each naming its key; `canonicalize` gives the
+/// existing-prefix canonical path of a host path as it resolves now. Read at startup, and again
+/// before each sandboxed call (a path may have changed since).
+std::vector<std::string> bind_problems(const SandboxSettings& settings, const std::string& home_dir,
+                                       const std::function<std::string(const std::string&)>& canonicalize);
 
 /// "2g", "512m", "100k", or plain bytes, as Docker reads --memory; nullopt when invalid.
 std::optional<int64_t> parse_memory_size(std::string_view text);

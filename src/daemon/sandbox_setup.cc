@@ -2,9 +2,9 @@
 //
 // The probe (bubblewrap present and able to create user and network namespaces, Landlock,
 // seccomp) runs on the first call that would be sandboxed, so a server with sandboxing off, or
-// a one-shot command on the host, pays nothing. What it finds missing becomes the runtime's `unavailable` text, which names the
-// missing piece and the fix: the exec pipeline fails closed with it rather than running a
-// sandboxed session on the host.
+// a one-shot command on the host, pays nothing. What it finds missing becomes the runtime's
+// `unavailable` text, which names the missing piece and the fix: the exec pipeline fails closed
+// with it rather than running a sandboxed session on the host.
 
 #include "daemon/sandbox_setup.h"
 

@@ -150,15 +150,10 @@ std::string sandbox_shell_command(const std::string& command, env::EnvList& env)
 }
 
 Result<void> check_binds_now(const ServiceConfig& config) {
-  const config::SandboxSettings& s = config.sandbox->settings;
-  for (size_t i = 0; i < s.binds.size(); ++i) {
-    const config::SandboxBind& b = s.binds[i];
-    std::string key = "docker.binds \"" + b.host + ":" + b.container + "\"";
-    if (auto problem = config::bind_problem(b, key, config.home_dir, s.workdir, sys::canonicalize_existing_prefix(b.host))) {
-      return Error::rejected(*problem + " (checked again before use: the path changed since the server started)");
-    }
-  }
-  return {};
+  std::vector<std::string> problems = config::bind_problems(
+      config.sandbox->settings, config.home_dir, [](const std::string& p) { return sys::canonicalize_existing_prefix(p); });
+  if (problems.empty()) return {};
+  return Error::rejected(problems.front() + " (checked again before use: the path changed since the server started)");
 }
 
 Result<void> check_agent_workspace(const ServiceConfig& config) {

@@ -436,6 +436,30 @@ describe("sandbox: routing, elevated and environment", () => {
     }
   });
 
+  test("binds: dangerouslyAllowReservedContainerTargets lets a bind into the workdir through, every call", async () => {
+    const host = scratchDir("clawexec-binds-");
+    try {
+      writeFileSync(join(host.dir, "data"), "reserved-ok\n");
+      const docker = { binds: [`${host.dir}:/workspace/extra:ro`], dangerouslyAllowReservedContainerTargets: true };
+      await withServer({ config: sandboxed({ docker }) }, async (s) => {
+        assert.equal((await run(s, "cat /workspace/extra/data")).text, "reserved-ok");
+        assert.equal((await run(s, "cat /workspace/extra/data")).text, "reserved-ok");
+      });
+      // Without the override the same bind stops the server, naming the key.
+      const state = scratchDir("clawexec-state-");
+      try {
+        writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify(sandboxed({ docker: { binds: docker.binds } })));
+        const r = spawnSync(CLAWEXEC, ["serve"], { input: "", env: serverEnv(state.dir), timeout: 10000 });
+        assert.notEqual(r.status, 0);
+        assert.match(r.stderr.toString(), /agents\.defaults\.sandbox\.docker\.binds\[0\]: \/workspace\/extra is reserved/);
+      } finally {
+        state.cleanup();
+      }
+    } finally {
+      host.cleanup();
+    }
+  });
+
   test("docker.setupCommand runs once per sandbox before its first command; a failed one is retried", async () => {
     const setupCommand = "echo ran >> /workspace/setup.log; echo $HOME > /tmp/setup-home";
     await withServer({ config: sandboxed({ docker: { setupCommand } }) }, async (s) => {
