@@ -28,6 +28,8 @@ struct ElevatedSettings {
   /// agents.defaults.elevatedDefault, else tools.elevated.defaultLevel (clawexec's older key).
   /// Unset: "on", as OpenClaw resolves it for an approved sender.
   std::optional<std::string> default_level;
+  /// default_level, or "on" when unset.
+  std::string level() const { return default_level.value_or("on"); }
   std::map<std::string, std::vector<std::string>> global_allow_from;  // by provider
   std::optional<std::map<std::string, std::vector<std::string>>> agent_allow_from;
   bool enabled() const { return global_enabled && agent_enabled; }

@@ -229,7 +229,7 @@ std::optional<std::string> ExecService::elevated_directive(ClientSession& client
     return elevated_unavailable_text(sandboxed, line, {}, {"See: clawexec sandbox explain --session " + session_key});
   }
   if (d.raw_level.empty()) {
-    return "Current elevated level: " + client.elevated_level.value_or(config->elevated.default_level.value_or("on")) +
+    return "Current elevated level: " + client.elevated_level.value_or(config->elevated.level()) +
            ".\nOptions: on, off, ask, full.";
   }
   if (!d.level) return "Unrecognized elevated level \"" + d.raw_level + "\". Valid levels: off, on, ask, full.";

@@ -54,7 +54,7 @@ Result<bool> resolve_elevated(const config::ElevatedSettings& settings, const Ca
       config::elevated_permission(settings, {.provider = ctx.provider, .sender_id = ctx.channel_sender_id});
   // The reference's resolvedElevatedLevel: the session's /elevated level, else the agent's
   // elevatedDefault, else "on" (an approved sender's calls are elevated unless they say not).
-  const std::string level = ctx.elevated_level.value_or(settings.default_level.value_or("on"));
+  const std::string level = ctx.elevated_level.value_or(settings.level());
   std::string default_mode = level == "full" ? "full" : (level == "ask" || level == "on") ? "ask" : "off";
   std::string mode;
   if (requested) {

@@ -70,27 +70,32 @@ Result<std::vector<AgentSandbox>> all_agent_sandboxes(const OperatorEnv& env) {
   return out;
 }
 
+// Scope "agent:<id>" (scope agent) or "agent:<id>:..." (a session of that agent).
+bool belongs_to_agent(const std::string& scope, const std::string& agent_id) {
+  std::string prefix = "agent:" + config::normalize_agent_id(agent_id);
+  return scope == prefix || scope.rfind(prefix + ":", 0) == 0;
+}
+
 bool selected(const SandboxSelector& which, const std::string& scope) {
   if (which.all) return true;
   if (!which.scope.empty() && scope == which.scope) return true;
-  if (!which.agent.empty()) {
-    std::string prefix = "agent:" + config::normalize_agent_id(which.agent);
-    if (scope == prefix || scope.rfind(prefix + ":", 0) == 0) return true;
-  }
-  return false;
+  return !which.agent.empty() && belongs_to_agent(scope, which.agent);
 }
 
-}  // namespace
-
-Result<SandboxListing> list_sandboxes(const OperatorEnv& env) {
+// Every record under the agents' roots, each root read once.
+SandboxListing records_of(const std::vector<AgentSandbox>& agents) {
   SandboxListing out;
-  for (const AgentSandbox& a : TRY(all_agent_sandboxes(env))) {
+  for (const AgentSandbox& a : agents) {
     if (std::find(out.roots.begin(), out.roots.end(), a.root) != out.roots.end()) continue;
     out.roots.push_back(a.root);
     for (sandbox::SandboxRecord& r : sandbox::read_records(a.root)) out.sandboxes.push_back(std::move(r));
   }
   return out;
 }
+
+}  // namespace
+
+Result<SandboxListing> list_sandboxes(const OperatorEnv& env) { return records_of(TRY(all_agent_sandboxes(env))); }
 
 Result<std::vector<std::string>> recreate_sandboxes(const OperatorEnv& env, const SandboxSelector& which) {
   if (!which.all && which.scope.empty() && which.agent.empty()) {
@@ -106,30 +111,24 @@ Result<std::vector<std::string>> recreate_sandboxes(const OperatorEnv& env, cons
 Result<PruneReport> prune_sandboxes(const OperatorEnv& env, int64_t now_ms) {
   PruneReport report;
   std::vector<AgentSandbox> agents = TRY(all_agent_sandboxes(env));
-  // The limits of the agent a scope belongs to ("agent:<id>" or "agent:<id>:..."), else main's.
+  // The limits of the agent a scope belongs to, else main's (the first).
   auto settings_for = [&agents](const std::string& scope) -> const config::SandboxSettings& {
     for (const AgentSandbox& a : agents) {
-      std::string prefix = "agent:" + a.agent_id;
-      if (scope == prefix || scope.rfind(prefix + ":", 0) == 0) return a.settings;
+      if (belongs_to_agent(scope, a.agent_id)) return a.settings;
     }
     return agents.front().settings;
   };
-  std::vector<std::string> seen;
-  for (const AgentSandbox& a : agents) {
-    if (std::find(seen.begin(), seen.end(), a.root) != seen.end()) continue;
-    seen.push_back(a.root);
-    for (const sandbox::SandboxRecord& r : sandbox::read_records(a.root)) {
-      if (!r.running) {
-        sandbox::remove_record(r);
-        report.removed.push_back(r.scope);
-        continue;
-      }
-      // Only the maximum age: whether a command still runs inside is known to its server alone,
-      // which applies idleHours itself.
-      const config::SandboxSettings& s = settings_for(r.scope);
-      bool old = s.prune_max_age_ms > 0 && now_ms - r.created_ms > s.prune_max_age_ms;
-      if (old && sandbox::stop_sandbox(r)) report.stopped.push_back(r.scope);
+  for (const sandbox::SandboxRecord& r : records_of(agents).sandboxes) {
+    if (!r.running) {
+      sandbox::remove_record(r);
+      report.removed.push_back(r.scope);
+      continue;
     }
+    // Only the maximum age: whether a command still runs inside is known to its server alone,
+    // which applies idleHours itself.
+    const config::SandboxSettings& s = settings_for(r.scope);
+    bool old = s.prune_max_age_ms > 0 && now_ms - r.created_ms > s.prune_max_age_ms;
+    if (old && sandbox::stop_sandbox(r)) report.stopped.push_back(r.scope);
   }
   return report;
 }
@@ -163,7 +162,7 @@ Result<SandboxExplanation> explain_sandbox(const OperatorEnv& env, const std::st
   if (!elevated->enabled()) {
     e.elevated = "off (tools.elevated.enabled / agents.entries.*.tools.elevated.enabled is false)";
   } else if (config::elevated_permission(*elevated, {.provider = "mcp", .sender_id = ""}).allowed) {
-    const std::string level = elevated->default_level.value_or("on");
+    const std::string level = elevated->level();
     e.elevated = "allowed for local MCP clients (tools.elevated.allowFrom.mcp); elevated: true runs on the host" +
                  std::string(level == "off" ? "" : ", and so does every call by default (elevatedDefault \"" + level + "\")");
   } else {
@@ -206,7 +205,7 @@ std::vector<policy::AuditFinding> collect_sandbox_audit_findings(const OperatorE
         } else if (text.find(".network") != std::string::npos) {
           f.check_id = "sandbox.dangerous_network_mode";
           f.title = "Dangerous network mode in sandbox config";
-          f.remediation = "Set the network to \"none\" (or \"bridge\" once supported).";
+          f.remediation = "Set the network to \"none\" or \"bridge\".";
         } else {
           f.check_id = "sandbox.invalid_config";
           f.title = "Invalid sandbox setting";
@@ -233,32 +232,21 @@ std::vector<policy::AuditFinding> collect_sandbox_audit_findings(const OperatorE
                           "Use workspaceAccess \"ro\" or \"none\" when the agent need not write the project."});
     }
     if (Result<config::ElevatedSettings> e = config::read_elevated_settings(doc, id); e.ok() && e->enabled()) {
-      auto open = [](const std::map<std::string, std::vector<std::string>>& lists) {
-        std::vector<std::string> out;
-        for (const auto& [provider, list] : lists) {
-          if (std::find(list.begin(), list.end(), "*") != list.end()) out.push_back(provider);
-        }
-        return out;
-      };
-      std::vector<std::string> providers = open(e->global_allow_from);
-      if (e->agent_allow_from) {
-        std::vector<std::string> agent_open = open(*e->agent_allow_from);
-        // An agent list must approve too: only providers open in both stay open.
-        std::vector<std::string> both;
-        for (const std::string& p : providers) {
-          if (std::find(agent_open.begin(), agent_open.end(), p) != agent_open.end()) both.push_back(p);
-        }
-        providers = both;
+      // A provider is open when its gates approve a caller with no sender id, which only "*"
+      // does (the agent's allowFrom, when set, has to agree).
+      std::vector<std::string> providers;
+      for (const auto& [provider, list] : e->global_allow_from) {
+        if (config::elevated_permission(*e, {.provider = provider, .sender_id = ""}).allowed) providers.push_back(provider);
       }
       if (!providers.empty()) {
         findings.push_back({"sandbox.elevated_allow_all", policy::AuditSeverity::kWarn,
                             "Any caller may leave the sandbox through elevated",
                             "Agent \"" + id + "\" is sandboxed, but tools.elevated.allowFrom lets every sender of " +
                                 join(providers, ", ") + " run commands on the gateway host" +
-                                (e->default_level.value_or("on") == "off"
+                                (e->level() == "off"
                                      ? std::string(" with elevated: true.")
                                      : std::string(", and their calls are elevated by default (elevatedDefault \"") +
-                                           e->default_level.value_or("on") + "\"): the sandbox does not apply to them."),
+                                           e->level() + "\"): the sandbox does not apply to them."),
                             "List the sender ids that may use elevated instead of \"*\", or set tools.elevated.enabled "
                             "to false."});
       }
