@@ -45,8 +45,7 @@ int run_list(bool as_json) {
   if (as_json) {
     boost::json::array sandboxes;
     for (const auto& r : listing->sandboxes) sandboxes.emplace_back(op::to_json(r, now));
-    boost::json::array roots;
-    for (const auto& root : listing->roots) roots.emplace_back(root);
+    boost::json::array roots(listing->roots.begin(), listing->roots.end());
     print_json(boost::json::object{{"roots", std::move(roots)}, {"sandboxes", std::move(sandboxes)}});
     return 0;
   }
@@ -107,9 +106,7 @@ int run_recreate(const op::SandboxSelector& which, bool as_json) {
   Result<std::vector<std::string>> stopped = op::recreate_sandboxes(op::process_operator_env(), which);
   if (!stopped.ok()) return fail("sandbox recreate", stopped.error().message);
   if (as_json) {
-    boost::json::array a;
-    for (const std::string& s : *stopped) a.emplace_back(s);
-    print_json(boost::json::object{{"stopped", std::move(a)}});
+    print_json(boost::json::object{{"stopped", boost::json::array(stopped->begin(), stopped->end())}});
     return 0;
   }
   if (stopped->empty()) std::cout << "No running sandbox matched.\n";
@@ -124,10 +121,8 @@ int run_prune(bool as_json) {
   Result<op::PruneReport> report = op::prune_sandboxes(op::process_operator_env(), epoch_ms());
   if (!report.ok()) return fail("sandbox prune", report.error().message);
   if (as_json) {
-    boost::json::array stopped, removed;
-    for (const std::string& s : report->stopped) stopped.emplace_back(s);
-    for (const std::string& s : report->removed) removed.emplace_back(s);
-    print_json(boost::json::object{{"stopped", std::move(stopped)}, {"removed", std::move(removed)}});
+    print_json(boost::json::object{{"stopped", boost::json::array(report->stopped.begin(), report->stopped.end())},
+                                   {"removed", boost::json::array(report->removed.begin(), report->removed.end())}});
     return 0;
   }
   for (const std::string& s : report->stopped) std::cout << "Stopped " << shown(s) << " (past its maximum age)\n";

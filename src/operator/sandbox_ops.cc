@@ -311,11 +311,7 @@ json::object to_json(const sandbox::SandboxRecord& r, int64_t now_ms) {
 }
 
 json::object to_json(const SandboxExplanation& e) {
-  auto strings = [](const std::vector<std::string>& list) {
-    json::array a;
-    for (const std::string& s : list) a.emplace_back(s);
-    return a;
-  };
+  auto strings = [](const std::vector<std::string>& list) { return json::array(list.begin(), list.end()); };
   const char* mode = e.settings.mode == config::SandboxMode::kOff   ? "off"
                      : e.settings.mode == config::SandboxMode::kAll ? "all"
                                                                     : "non-main";
