@@ -627,6 +627,23 @@ describe("sandbox: records, `clawexec sandbox` and pruning", () => {
     }
   });
 
+  test("clawexec sandbox prune stops a running sandbox past its agent's prune.maxAgeDays", async () => {
+    // The server starts with both limits off (no timer of its own); the file then gets a tiny
+    // maximum age, which only the CLI reads.
+    const off = { prune: { idleHours: 0, maxAgeDays: 0 } };
+    await withServer({ config: sandboxed(off) }, async (s) => {
+      const bg = await run(s, "sleep 120", { background: true });
+      let pruned = JSON.parse((await cli(s.stateDir, "sandbox", "prune", "--json")).stdout);
+      assert.deepEqual(pruned, { stopped: [], removed: [] });
+      writeFileSync(join(s.stateDir, "openclaw.json"), JSON.stringify(sandboxed({ prune: { maxAgeDays: 0.00001 } })));
+      await sleep(1200);
+      pruned = JSON.parse((await cli(s.stateDir, "sandbox", "prune", "--json")).stdout);
+      assert.deepEqual(pruned, { stopped: ["agent:main"], removed: [] });
+      const ended = await pollUntilExit(s, bg.details.sessionId);
+      assert.equal(ended.details.status, "failed");
+    });
+  });
+
   test("the server prunes an idle sandbox (prune.idleHours) but not one a command still runs in", async () => {
     // 0.0005 h = 1.8 s.
     await withServer({ config: sandboxed({ prune: { idleHours: 0.0005 } }) }, async (s) => {
@@ -677,6 +694,28 @@ describe("sandbox: records, `clawexec sandbox` and pruning", () => {
       const critical = audit.findings.filter((f) => f.severity === "critical").map((f) => f.checkId);
       assert.ok(critical.includes("sandbox.dangerous_bind_mount"), critical.join(","));
       assert.ok(critical.includes("sandbox.dangerous_network_mode"), critical.join(","));
+      const audit_of = async (config) => {
+        writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify(config));
+        const r = JSON.parse((await cli(state.dir, "security", "audit", "--json")).stdout);
+        return r.findings.filter((f) => f.checkId.startsWith("sandbox.")).map((f) => `${f.severity}:${f.checkId}`);
+      };
+      assert.deepEqual(await audit_of(sandboxed({ scope: "sometimes" })), ["critical:sandbox.invalid_config"]);
+      assert.deepEqual(await audit_of(sandboxed({ workspaceAccess: "rw" })), ["info:sandbox.workspace_rw"]);
+      assert.deepEqual(await audit_of({ agents: { defaults: { sandbox: { docker: { pidsLimit: 10 } } } } }), [
+        "warn:sandbox.docker_config_mode_off",
+      ]);
+      // The agent's own allowFrom must be open too for elevated to be open to anyone.
+      const narrowed = sandboxed({}, {
+        tools: { elevated: { allowFrom: { mcp: ["*"] } } },
+        agents: { entries: { main: { tools: { elevated: { allowFrom: { mcp: ["alice"] } } } } } },
+      });
+      assert.deepEqual(await audit_of(narrowed), []);
+      writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify(sandboxed({ docker: { pidsLimit: 50 } })));
+      const doctor = JSON.parse((await cli(state.dir, "doctor", "--json")).stdout);
+      assert.ok(
+        doctor.sandbox.some((l) => /^resource limits \(main\): a cgroup of each sandbox's own enforces them/.test(l)),
+        doctor.sandbox.join("\n"),
+      );
     } finally {
       state.cleanup();
     }
