@@ -1,5 +1,6 @@
 // clawexec command line: thin dispatch to the daemon's entry points.
 //   clawexec serve [--agent ID] [--host H] [--node N] [--security S] [--ask A]   MCP server on stdio
+//   clawexec gateway [--port P] [--bind B] [--tls-cert F --tls-key F] | gateway status [--json]
 //   clawexec exec [--json] [--workdir D] [--timeout S] [--pty] [--agent ID] -- <command...>
 //   clawexec apply-patch [--workdir D] [--json] < patch
 //   clawexec policy explain [--json] [--agent ID] [--cwd D] -- <command...>
@@ -14,6 +15,7 @@
 #include "shell/word.h"
 #include "daemon/apply_patch_cli.h"
 #include "daemon/exec_once.h"
+#include "daemon/gateway_server.h"
 #include "daemon/policy_explain.h"
 #include "daemon/stdio_server.h"
 
@@ -70,6 +72,20 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--model", serve.model,
                         "The client's model id, for tools.exec.applyPatch.allowModels (when initialize does not say)");
 
+  clawexec::daemon::GatewayOptions gw;
+  gw.version = CLAWEXEC_VERSION;
+  int gw_port = 0;
+  std::string gw_bind, gw_cert, gw_key;
+  bool gw_status_json = false;
+  CLI::App* gateway_cmd = app.add_subcommand("gateway", "Run the gateway: MCP over streamable HTTP at /mcp on one port");
+  gateway_cmd->add_option("--agent", gw.agent_id, "Agent of MCP sessions that name none (X-OpenClaw-Agent-Id)");
+  CLI::Option* gw_port_opt = gateway_cmd->add_option("--port", gw_port, "Port (default gateway.port, 18789; 0 = any free port)");
+  CLI::Option* gw_bind_opt = gateway_cmd->add_option("--bind", gw_bind, "loopback (default), lan, auto, or an IP address");
+  CLI::Option* gw_cert_opt = gateway_cmd->add_option("--tls-cert", gw_cert, "TLS certificate chain (PEM)");
+  CLI::Option* gw_key_opt = gateway_cmd->add_option("--tls-key", gw_key, "TLS private key (PEM)");
+  CLI::App* gateway_status_cmd = gateway_cmd->add_subcommand("status", "Where the running gateway listens and how to authenticate");
+  gateway_status_cmd->add_flag("--json", gw_status_json, "Print the status as JSON");
+
   clawexec::daemon::ExecOnceOptions once;
   std::vector<std::string> words;
   std::string workdir;
@@ -125,6 +141,14 @@ int main(int argc, char** argv) {
     if (*serve_security_opt) serve.security = serve_security;
     if (*serve_ask_opt) serve.ask = serve_ask;
     return clawexec::daemon::run_stdio_server(serve);
+  }
+  if (*gateway_status_cmd) return clawexec::daemon::gateway_status(gw_status_json);
+  if (*gateway_cmd) {
+    if (*gw_port_opt) gw.port = gw_port;
+    if (*gw_bind_opt) gw.bind = gw_bind;
+    if (*gw_cert_opt) gw.tls_cert = gw_cert;
+    if (*gw_key_opt) gw.tls_key = gw_key;
+    return clawexec::daemon::run_gateway(gw);
   }
   if (*patch_cmd) {
     if (*patch_workdir_opt) patch_opts.workdir = patch_workdir;

@@ -54,6 +54,7 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.warnings = std::move(loaded.warnings);
   setup.service.exec = std::move(loaded.exec);
   setup.mcp = TRY(config::read_mcp_settings(loaded.document, sources.env, setup.config_path));
+  setup.gateway = TRY(config::read_gateway_settings(loaded.document, sources.env, setup.config_path));
   if (loaded.document.is_object()) {
     Result<config::ToolPolicy> tools = config::read_tool_policy(loaded.document.get_object(), agent_id);
     if (!tools.ok()) return Error::invalid(setup.config_path + ": " + tools.error().message);

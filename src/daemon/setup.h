@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "config/gateway_settings.h"
 #include "config/mcp_settings.h"
 #include "exec/service.h"
 
@@ -17,6 +18,7 @@ namespace clawexec::daemon {
 struct Setup {
   exec::ServiceConfig service;
   config::McpSettings mcp;  // clawexec.mcp.* (used by serve)
+  config::GatewaySettings gateway;  // gateway.* (used by `clawexec gateway`)
   std::vector<std::string> warnings;  // for stderr
   std::string config_path;
 };

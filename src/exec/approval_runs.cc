@@ -153,6 +153,29 @@ void ExecService::resolve_approval(const std::string& id, const std::string& dec
   done(Result<void>{});
 }
 
+size_t ExecService::end_scope(const std::string& scope_key) {
+  size_t ended = 0;
+  for (const auto& s : registry_.live()) {
+    if (s->scope_key == scope_key && s->control) {
+      s->control->cancel();
+      ++ended;
+    }
+  }
+  std::vector<std::string> withdrawn;
+  for (const auto& [id, run] : pending_runs_) {
+    if (run->ctx.scope_key == scope_key) withdrawn.push_back(id);
+  }
+  for (const std::string& id : withdrawn) {
+    std::shared_ptr<PendingRun> run = pending_runs_[id];
+    pending_runs_.erase(id);
+    run->expiry.cancel();
+    pending_.remove(id);
+    if (approval_events_.resolved) approval_events_.resolved(id, "", "session-ended");
+    ++ended;
+  }
+  return ended;
+}
+
 void ExecService::settle_pending(const std::string& id, std::optional<policy::ApprovalDecision> decision) {
   auto it = pending_runs_.find(id);
   if (it == pending_runs_.end()) return;

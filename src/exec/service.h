@@ -175,6 +175,12 @@ class ExecService {
   /// for the result) get `foreground_grace` to finish on their own first.
   void shutdown(std::chrono::milliseconds foreground_grace, std::function<void()> done);
 
+  /// A client went away for good (its MCP session ended): every live command started in
+  /// `scope_key` is stopped with the kill sequence, and its pending approvals are withdrawn
+  /// (reported resolved without a decision, by "session-ended"), so nothing it started
+  /// outlives it. Returns how many commands and approvals were ended.
+  size_t end_scope(const std::string& scope_key);
+
   session::Registry& registry() { return registry_; }
   const ServiceConfig& config() const { return config_; }
   boost::asio::io_context& io() { return io_; }

@@ -116,6 +116,8 @@ Server::~Server() {
 
 void Server::handle_line(std::string_view line) { peer_.receive(line, send_); }
 
+void Server::handle_line(std::string_view line, const rpc::Channel& reply) { peer_.receive(line, reply); }
+
 void Server::handle_oversized(size_t bytes) {
   send_(rpc::make_error(nullptr, rpc::kInvalidRequest,
                         "Invalid Request: message of " + std::to_string(bytes) +

@@ -75,6 +75,12 @@ class Server {
 
   /// Handles one line of input (a JSON-RPC message), answering on the server's output.
   void handle_line(std::string_view line);
+  /// The same for a transport that answers each message on its own stream (streamable HTTP:
+  /// the POST that carried it): the response goes to `reply`; what the server sends on its own
+  /// (notifications, elicitation) still goes to the server's output.
+  void handle_line(std::string_view line, const rpc::Channel& reply);
+  /// The protocol version negotiated in initialize.
+  const std::string& protocol_version() const { return protocol_version_; }
   /// A line longer than the transport's limit was skipped.
   void handle_oversized(size_t bytes);
   /// Sends a background completion text as notifications/message (if the level allows it);

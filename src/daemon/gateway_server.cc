@@ -1,0 +1,339 @@
+// The gateway's composition: configuration, one exec service per agent (made when a session
+// first names the agent), the credential, the HTTP server with the MCP endpoint behind the
+// front door's checks, the operator channel, the status file, signals and shutdown. Shutdown
+// ends every MCP session and stops every command (bounded in time); commands also die if the
+// gateway is killed outright, because each one's reaper loses its control socket.
+
+#include "daemon/gateway_server.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdio>
+#include <map>
+
+#include "approvals/operator_channel.h"
+#include "approvals/store.h"
+#include "base/time.h"
+#include "config/env_lookup.h"
+#include "config/paths.h"
+#include "daemon/setup.h"
+#include "gateway/auth.h"
+#include "gateway/http_front.h"
+#include "gateway/mcp_http.h"
+#include "json/json.h"
+#include "net/http_server.h"
+#include "policy/modes.h"
+#include "sys/file_system.h"
+#include "sys/whole_file.h"
+
+namespace clawexec::daemon {
+namespace asio = boost::asio;
+namespace {
+
+constexpr std::chrono::seconds kShutdownDeadline{12};
+
+std::string status_file_path(const std::string& state_dir) { return state_dir + "/gateway/gateway.json"; }
+
+Result<gateway::GatewayCredential> credential_for(const config::GatewaySettings& s, const std::string& state_dir) {
+  gateway::GatewayCredential c;
+  c.mode = s.auth_mode;
+  if (s.auth_mode == config::GatewayAuthMode::kPassword) {
+    c.secret = s.password;
+  } else if (!s.token.empty()) {
+    c.secret = s.token;
+  } else {
+    c.secret = TRY(gateway::load_or_create_token(state_dir));
+    c.token_file = gateway::token_file_path(state_dir);
+  }
+  return c;
+}
+
+// The exec services of the agents the gateway's sessions act for.
+class Services {
+ public:
+  Services(asio::io_context& io, std::string default_agent, exec::ServiceConfig first)
+      : io_(io) {
+    services_[default_agent] = std::make_unique<exec::ExecService>(io_, std::move(first));
+  }
+  Result<exec::ExecService*> get(const std::string& agent) {
+    auto it = services_.find(agent);
+    if (it != services_.end()) return it->second.get();
+    Result<Setup> setup = load_setup(agent);
+    if (!setup.ok()) return setup.error();
+    auto service = std::make_unique<exec::ExecService>(io_, std::move(setup->service));
+    exec::ExecService* raw = service.get();
+    if (events_.requested) raw->set_approval_events(events_);
+    services_[agent] = std::move(service);
+    raw->warm_up_shell_environment();
+    return raw;
+  }
+  void set_approval_events(exec::ExecService::ApprovalEvents events) {
+    events_ = std::move(events);
+    for (auto& [agent, s] : services_) s->set_approval_events(events_);
+  }
+  std::vector<json::Object> pending() const {
+    std::vector<json::Object> out;
+    for (const auto& [agent, s] : services_) {
+      for (json::Object& o : s->pending_approvals_json()) out.push_back(std::move(o));
+    }
+    return out;
+  }
+  void resolve(const std::string& id, const std::string& decision, const std::string& by,
+               std::function<void(Result<void>)> done) {
+    for (auto& [agent, s] : services_) {
+      for (const json::Object& o : s->pending_approvals_json()) {
+        const json::Value* v = json::find(o, "id");
+        if (v && v->is_string() && v->get_string() == id) return s->resolve_approval(id, decision, by, std::move(done));
+      }
+    }
+    done(Error{ErrorCode::kNotFound, 0, "unknown or expired approval id"});
+  }
+  // Stops every service's commands; `done` once all have.
+  void shutdown(std::function<void()> done) {
+    auto left = std::make_shared<size_t>(services_.size());
+    auto finish = std::make_shared<std::function<void()>>(std::move(done));
+    for (auto& [agent, s] : services_) {
+      s->shutdown(std::chrono::milliseconds(0), [left, finish] {
+        if (--*left == 0) (*finish)();
+      });
+    }
+  }
+  exec::ExecService& first() { return *services_.begin()->second; }
+
+ private:
+  asio::io_context& io_;
+  std::map<std::string, std::unique_ptr<exec::ExecService>> services_;
+  exec::ExecService::ApprovalEvents events_;
+};
+
+std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, Services& services,
+                                                          const exec::ServiceConfig& config) {
+  approvals::ApprovalsStore store(config.approvals_paths);
+  Result<approvals::ResolvedApprovals> resolved =
+      store.resolve(config.agent_id, policy::ApprovalsOverrides{}, approvals::SocketRequirement::kRequired);
+  if (!resolved.ok() || resolved->token.empty()) {
+    std::fprintf(stderr, "clawexec gateway: warning: no operator channel (%s); approvals fall back to askFallback\n",
+                 resolved.ok() ? "no socket token" : resolved.error().message.c_str());
+    return nullptr;
+  }
+  approvals::OperatorChannel::Provider provider;
+  provider.list = [&services] { return services.pending(); };
+  provider.resolve = [&services](std::string id, std::string decision, std::string by,
+                                 std::function<void(Result<void>)> done) {
+    services.resolve(id, decision, by, std::move(done));
+  };
+  auto channel = std::make_unique<approvals::OperatorChannel>(io, resolved->socket_path, resolved->token, provider);
+  approvals::OperatorChannel* raw = channel.get();
+  services.set_approval_events({[raw](const json::Object& a) { raw->publish_requested(a); },
+                                [raw](const std::string& id, const std::string& decision, const std::string& by) {
+                                  raw->publish_resolved(id, decision, by);
+                                }});
+  channel->start();
+  return channel;
+}
+
+std::string url_of(const std::string& address, uint16_t port, bool tls) {
+  std::string host = address == "0.0.0.0" ? "127.0.0.1" : address;
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return std::string(tls ? "https" : "http") + "://" + host + ":" + std::to_string(port);
+}
+
+gateway::FrontOptions front_options(const config::GatewaySettings& s, const gateway::GatewayCredential& credential,
+                                    const std::string& address, uint16_t port, const std::string& version) {
+  gateway::FrontOptions f;
+  f.credential = credential;
+  f.rate_limit = s.rate_limit;
+  f.allowed_origins = s.allowed_origins;
+  f.loopback_bind = address == "127.0.0.1" || address == "::1";
+  f.port = port;
+  f.version = version;
+  return f;
+}
+
+}  // namespace
+
+int run_gateway(const GatewayOptions& options) {
+  prepare_process();
+  std::optional<Setup> setup = load_setup_reporting(options.agent_id, "gateway");
+  if (!setup) return 1;
+  config::GatewaySettings settings = setup->gateway;
+  if (options.port) {
+    if (*options.port < 0 || *options.port > 65535) {
+      std::fprintf(stderr, "clawexec gateway: --port %d: expected 0 to 65535\n", *options.port);
+      return 2;
+    }
+    settings.port = static_cast<uint16_t>(*options.port);
+  }
+  if (options.bind) {
+    Result<std::string> address = config::gateway_bind_address(*options.bind, "");
+    if (!address.ok()) {
+      std::fprintf(stderr, "clawexec gateway: --%s\n", address.error().message.c_str());
+      return 2;
+    }
+    settings.bind_address = *address;
+  }
+  if (options.tls_cert || options.tls_key) {
+    if (!options.tls_cert || !options.tls_key) {
+      std::fprintf(stderr, "clawexec gateway: --tls-cert and --tls-key go together\n");
+      return 2;
+    }
+    settings.tls_enabled = true;
+    settings.tls_cert_path = *options.tls_cert;
+    settings.tls_key_path = *options.tls_key;
+  }
+  std::string state_dir = setup->service.state_dir;
+  Result<gateway::GatewayCredential> credential = credential_for(settings, state_dir);
+  if (!credential.ok()) {
+    std::fprintf(stderr, "clawexec gateway: %s\n", credential.error().message.c_str());
+    return 1;
+  }
+
+  asio::io_context io;
+  mcp::ServerOptions server_options;
+  server_options.version = options.version;
+  server_options.structured_content = setup->mcp.structured_content;
+  server_options.elicitation = setup->mcp.elicitation == config::Elicitation::kElicit;
+  std::string config_path = setup->config_path;
+  Services services(io, options.agent_id, std::move(setup->service));
+  std::unique_ptr<approvals::OperatorChannel> channel = start_channel(io, services, services.first().config());
+  server_options.pending_approvals = channel != nullptr;
+
+  gateway::McpEndpointOptions endpoint_options;
+  endpoint_options.service_for = [&services](const std::string& agent) { return services.get(agent); };
+  endpoint_options.default_agent = options.agent_id;
+  endpoint_options.server = server_options;
+  endpoint_options.idle_ms = settings.mcp_session_idle_ms;
+  gateway::McpHttpEndpoint endpoint(io, endpoint_options);
+  gateway::HttpFront front(front_options(settings, *credential, settings.bind_address, settings.port, options.version),
+                           endpoint);
+  net::HttpServer::Handlers handlers;
+  handlers.request = [&front](net::HttpRequest r, std::shared_ptr<net::ResponseWriter> w) { front.handle(r, std::move(w)); };
+  handlers.upgrade_check = [&front](const net::HttpRequest& r) { return front.check_upgrade(r); };
+  handlers.log = [](const std::string& line) { std::fprintf(stderr, "clawexec gateway: %s\n", line.c_str()); };
+  net::ServerLimits limits;
+  // Test seam: how long a client may take to send its request.
+  if (const char* t = std::getenv("CLAWEXEC_TEST_HTTP_REQUEST_TIMEOUT_MS"); t && *t) {
+    if (std::optional<int64_t> ms = config::parse_strict_integer(t); ms && *ms > 0) limits.request_timeout = std::chrono::milliseconds(*ms);
+  }
+  net::HttpServer http(io, handlers, limits);
+  if (settings.tls_enabled) {
+    if (Result<void> tls = http.use_tls({settings.tls_cert_path, settings.tls_key_path}); !tls.ok()) {
+      std::fprintf(stderr, "clawexec gateway: %s\n", tls.error().message.c_str());
+      return 1;
+    }
+  }
+  if (Result<void> listening = http.listen(settings.bind_address, settings.port); !listening.ok()) {
+    std::fprintf(stderr, "clawexec gateway: %s\n", listening.error().message.c_str());
+    return 1;
+  }
+  std::string url = url_of(settings.bind_address, http.port(), http.tls());
+  std::string status_path = status_file_path(state_dir);
+  {
+    json::Object status{{"pid", static_cast<int64_t>(::getpid())},
+                        {"url", url},
+                        {"mcpUrl", url + "/mcp"},
+                        {"bind", settings.bind_address},
+                        {"port", static_cast<int64_t>(http.port())},
+                        {"authMode", settings.auth_mode == config::GatewayAuthMode::kToken ? "token" : "password"},
+                        {"tokenFile", credential->token_file},
+                        {"configPath", config_path},
+                        {"startedAtMs", epoch_ms()}};
+    ignore_error(sys::make_directories(state_dir + "/gateway"));
+    if (Result<void> w = sys::replace_file_atomically(status_path, json::serialize(status) + "\n", 0600); !w.ok()) {
+      std::fprintf(stderr, "clawexec gateway: warning: status file: %s\n", w.error().message.c_str());
+    }
+  }
+  std::fprintf(stderr, "clawexec gateway: listening on %s (MCP endpoint %s/mcp)\n", url.c_str(), url.c_str());
+  if (!credential->token_file.empty()) {
+    std::fprintf(stderr, "clawexec gateway: auth: Authorization: Bearer <the token in %s>\n", credential->token_file.c_str());
+  } else {
+    std::fprintf(stderr, "clawexec gateway: auth: the configured %s\n",
+                 settings.auth_mode == config::GatewayAuthMode::kToken ? "gateway.auth.token" : "gateway.auth.password");
+  }
+  std::fflush(stderr);
+
+  bool shutting_down = false;
+  asio::steady_timer deadline(io);
+  auto shutdown = [&] {
+    if (shutting_down) return;
+    shutting_down = true;
+    http.stop();
+    endpoint.close_all();
+    deadline.expires_after(kShutdownDeadline);
+    deadline.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) io.stop();
+    });
+    services.shutdown([&] { io.stop(); });
+  };
+  asio::signal_set stop_signals(io, SIGTERM, SIGINT);
+  stop_signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (!ec) shutdown();
+  });
+  // SIGHUP: the front door's settings (credential, origins, rate limit) and the session idle
+  // time are read again; exec settings apply to services made from now on.
+  asio::signal_set reload(io, SIGHUP);
+  std::function<void(const boost::system::error_code&, int)> on_hup = [&](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    Result<Setup> again = load_setup(options.agent_id);
+    if (!again.ok()) {
+      std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", again.error().message.c_str());
+    } else {
+      Result<gateway::GatewayCredential> c = credential_for(again->gateway, state_dir);
+      if (!c.ok()) {
+        std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", c.error().message.c_str());
+      } else {
+        front.set_options(front_options(again->gateway, *c, settings.bind_address, http.port(), options.version));
+        endpoint.set_idle_ms(again->gateway.mcp_session_idle_ms);
+        std::fprintf(stderr, "clawexec gateway: settings reloaded\n");
+      }
+    }
+    reload.async_wait(on_hup);
+  };
+  reload.async_wait(on_hup);
+  services.first().warm_up_shell_environment();
+  io.run();
+  if (channel) channel->stop();
+  ::unlink(status_path.c_str());
+  return 0;
+}
+
+int gateway_status(bool as_json) {
+  config::PathContext paths = config::process_path_context();
+  std::string path = status_file_path(config::resolve_state_dir(paths));
+  Result<std::string> text = sys::read_whole_file(path);
+  std::optional<json::Value> status = text.ok() ? json::parse(*text) : std::nullopt;
+  int64_t pid = 0;
+  if (status && status->is_object()) {
+    if (const json::Value* p = json::find(status->get_object(), "pid"); p && p->is_int64()) pid = p->get_int64();
+  }
+  bool running = pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0;
+  if (as_json) {
+    json::Object out = running ? status->get_object() : json::Object();
+    out["running"] = running;
+    std::printf("%s\n", json::serialize(out).c_str());
+    return running ? 0 : 1;
+  }
+  if (!running) {
+    std::printf("No gateway is running (no live gateway in %s). Start one with `clawexec gateway`.\n", path.c_str());
+    return 1;
+  }
+  auto str = [&](std::string_view key) {
+    const json::Value* v = json::find(status->get_object(), key);
+    return v && v->is_string() ? std::string(v->get_string()) : std::string();
+  };
+  std::printf("Gateway running (pid %lld) on %s\n", static_cast<long long>(pid), str("url").c_str());
+  std::printf("MCP endpoint: %s (streamable HTTP)\n", str("mcpUrl").c_str());
+  if (!str("tokenFile").empty()) {
+    std::printf("Auth: Authorization: Bearer <token>, the token is in %s\n", str("tokenFile").c_str());
+  } else {
+    std::printf("Auth: the %s configured in %s\n", str("authMode") == "password" ? "gateway.auth.password" : "gateway.auth.token",
+                str("configPath").c_str());
+  }
+  return 0;
+}
+
+}  // namespace clawexec::daemon

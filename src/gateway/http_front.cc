@@ -1,0 +1,102 @@
+// Routing and the request checks of the gateway's HTTP side: see http_front.h.
+
+#include "gateway/http_front.h"
+
+#include <algorithm>
+
+#include "base/strings.h"
+#include "base/time.h"
+
+namespace clawexec::gateway {
+namespace {
+
+// The host part of "host[:port]" or "[v6]:port", lower-cased.
+std::string host_part(std::string_view hostport) {
+  std::string h = ascii_lower(trim_ascii(hostport));
+  if (!h.empty() && h.front() == '[') {
+    size_t close = h.find(']');
+    return close == std::string::npos ? h : h.substr(0, close + 1);
+  }
+  size_t colon = h.find(':');
+  return colon == std::string::npos ? h : h.substr(0, colon);
+}
+
+net::Headers text_headers() { return {{"Content-Type", "text/plain; charset=utf-8"}}; }
+
+}  // namespace
+
+bool is_loopback_host(std::string_view host) {
+  std::string h = host_part(host);
+  return h == "localhost" || h == "127.0.0.1" || h == "[::1]" || (h.size() > 10 && h.ends_with(".localhost"));
+}
+
+bool is_loopback_origin(std::string_view origin) {
+  std::string o = ascii_lower(trim_ascii(origin));
+  size_t scheme = o.find("://");
+  if (scheme == std::string::npos) return false;
+  std::string s = o.substr(0, scheme);
+  if (s != "http" && s != "https") return false;
+  std::string rest = o.substr(scheme + 3);
+  if (rest.find('/') != std::string::npos || rest.find('@') != std::string::npos) return false;
+  return is_loopback_host(rest);
+}
+
+void HttpFront::set_options(FrontOptions options) {
+  options_ = std::move(options);
+  limiter_.set_limits(options_.rate_limit);
+}
+
+std::optional<std::pair<int, std::string>> HttpFront::check_browser(const net::HttpRequest& request) const {
+  if (options_.loopback_bind) {
+    std::optional<std::string_view> host = request.header("host");
+    if (!host || !is_loopback_host(*host)) {
+      return std::pair(403, "Forbidden: Host \"" + std::string(host.value_or("")) +
+                                "\" is not this loopback gateway (DNS-rebinding protection)\n");
+    }
+  }
+  if (std::optional<std::string_view> origin = request.header("origin")) {
+    std::string o(trim_ascii(*origin));
+    bool listed = std::find(options_.allowed_origins.begin(), options_.allowed_origins.end(), o) != options_.allowed_origins.end();
+    bool same_machine = options_.loopback_bind && is_loopback_origin(o);
+    if (!listed && !same_machine) {
+      return std::pair(403, "Forbidden: Origin \"" + o + "\" is not allowed (gateway.controlUi.allowedOrigins)\n");
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<int, std::string>> HttpFront::check_upgrade(const net::HttpRequest& request) {
+  if (auto refusal = check_browser(request)) return refusal;
+  return std::pair(501, "The operator WebSocket protocol is not served by this gateway yet; use /mcp\n");
+}
+
+void HttpFront::handle(const net::HttpRequest& request, std::shared_ptr<net::ResponseWriter> response) {
+  if (request.path == "/healthz" || request.path == "/readyz") {
+    return response->respond(200, {{"Content-Type", "application/json"}},
+                             "{\"ok\":true,\"name\":\"clawexec\",\"version\":\"" + options_.version + "\"}");
+  }
+  if (request.path != "/mcp") {
+    return response->respond(404, text_headers(), "Not Found: " + request.path + " (the MCP endpoint is /mcp)\n");
+  }
+  if (auto refusal = check_browser(request)) return response->respond(refusal->first, text_headers(), refusal->second);
+  int64_t now = steady_ms();
+  if (std::optional<int64_t> wait = limiter_.blocked_for(request.peer_address, request.peer_loopback, now)) {
+    int64_t seconds = (*wait + 999) / 1000;
+    return response->respond(429, {{"Content-Type", "text/plain; charset=utf-8"}, {"Retry-After", std::to_string(seconds)}},
+                             "Too Many Requests: too many failed authentication attempts; retry in " +
+                                 std::to_string(seconds) + " s\n");
+  }
+  std::optional<std::string_view> authorization = request.header("authorization");
+  std::optional<std::string> token = authorization ? bearer_token(*authorization) : std::nullopt;
+  if (!token || !options_.credential.accepts(*token)) {
+    limiter_.record_failure(request.peer_address, request.peer_loopback, now);
+    std::string why = !authorization ? "no Authorization header" : !token ? "the Authorization header is not \"Bearer <token>\""
+                                                                           : "the token is wrong";
+    return response->respond(401, {{"Content-Type", "text/plain; charset=utf-8"}, {"WWW-Authenticate", "Bearer realm=\"clawexec\""}},
+                             "Unauthorized: " + why + " (run `clawexec gateway status` to see how to get the token)\n");
+  }
+  limiter_.record_success(request.peer_address);
+  mcp_.handle(request, std::move(response));
+}
+
+}  // namespace clawexec::gateway

@@ -1,0 +1,637 @@
+// The Beast side of net::HttpServer (see http_server.h). One Connection per accepted socket,
+// templated on the stream (plain TCP or TLS over TCP): it reads one request at a time with
+// Beast's parser (header and body limits, a deadline for the whole request), hands it up, and
+// writes the answer from a queue of byte strings. Responses are formatted here rather than by
+// Beast's serializer so that complete answers and chunked streams share one write queue;
+// header values are stripped of CR and LF so no caller can split a response. While a response
+// streams, a read stays posted so a client that goes away is noticed at once (its FIN), not
+// at the next write. Upgrades move the stream into a websocket::stream; its messages are text
+// only, its writes queued, and an unread backlog past the limit closes it.
+
+#include "net/http_server.h"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/v6_only.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+#include <deque>
+#include <map>
+
+namespace clawexec::net {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+
+std::optional<std::string_view> HttpRequest::header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (k == name) return std::string_view(v);
+  }
+  return std::nullopt;
+}
+
+std::string_view status_text(int status) {
+  std::string_view reason = http::obsolete_reason(static_cast<http::status>(status));
+  return reason.empty() ? std::string_view("Unknown") : reason;
+}
+
+namespace {
+
+std::string clean_header_value(std::string_view v) {
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    if (c != '\r' && c != '\n' && c != '\0') out.push_back(c);
+  }
+  return out;
+}
+
+std::string head_bytes(int status, const Headers& headers, std::optional<size_t> content_length, bool keep_alive) {
+  std::string out = "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
+  for (const auto& [k, v] : headers) out += clean_header_value(k) + ": " + clean_header_value(v) + "\r\n";
+  if (content_length) {
+    out += "Content-Length: " + std::to_string(*content_length) + "\r\n";
+  } else {
+    out += "Transfer-Encoding: chunked\r\n";
+  }
+  if (!keep_alive) out += "Connection: close\r\n";
+  out += "\r\n";
+  return out;
+}
+
+std::string chunk_bytes(std::string_view data) {
+  char size[32];
+  int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+  std::string out(size, static_cast<size_t>(n));
+  out.append(data);
+  out += "\r\n";
+  return out;
+}
+
+bool is_loopback(const asio::ip::address& a) {
+  if (a.is_loopback()) return true;
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) {
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).is_loopback();
+  }
+  return false;
+}
+
+std::string peer_text(const asio::ip::address& a) {
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) {
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).to_string();
+  }
+  return a.to_string();
+}
+
+template <class Stream>
+tcp::socket& socket_of(Stream& s) {
+  return beast::get_lowest_layer(s).socket();
+}
+
+}  // namespace
+
+struct HttpServer::Impl : std::enable_shared_from_this<HttpServer::Impl> {
+  Impl(asio::io_context& io_context, Handlers h, ServerLimits l)
+      : io(io_context), handlers(std::move(h)), limits(l), acceptor(io_context) {}
+  asio::io_context& io;
+  Handlers handlers;
+  ServerLimits limits;
+  tcp::acceptor acceptor;
+  std::unique_ptr<asio::ssl::context> ssl;
+  bool stopped = false;
+  // Every live connection, so stop() can close them.
+  std::map<uint64_t, std::function<void()>> closers;
+  uint64_t next_closer = 1;
+  uint64_t add_closer(std::function<void()> f) {
+    closers.emplace(next_closer, std::move(f));
+    return next_closer++;
+  }
+
+  void log(const std::string& line) const {
+    if (handlers.log) handlers.log(line);
+  }
+  void accept();
+};
+
+namespace {
+
+// --- WebSocket ---------------------------------------------------------------------------
+
+template <class Stream>
+class WsConnection final : public WebSocket, public std::enable_shared_from_this<WsConnection<Stream>> {
+ public:
+  WsConnection(Stream stream, std::shared_ptr<HttpServer::Impl> server)
+      : ws_(std::move(stream)), server_(std::move(server)) {}
+
+  void accept(http::request<http::string_body> request, std::function<void(bool)> done) {
+    websocket::stream_base::timeout opt{};
+    opt.handshake_timeout = std::chrono::seconds(10);
+    opt.idle_timeout = server_->limits.ws_idle_timeout;
+    opt.keep_alive_pings = true;
+    ws_.set_option(opt);
+    ws_.read_message_max(server_->limits.ws_initial_max_message);
+    ws_.auto_fragment(false);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, "clawexec"); }));
+    beast::get_lowest_layer(ws_).expires_never();
+    auto self = this->shared_from_this();
+    request_ = std::move(request);
+    ws_.async_accept(request_, [self, done = std::move(done)](beast::error_code ec) {
+      if (ec) {
+        self->closed_ = true;
+        return done(false);
+      }
+      self->closer_ = self->server_->add_closer([weak = std::weak_ptr(self)] {
+        if (auto s = weak.lock()) s->abort();
+      });
+      self->registered_ = true;
+      done(true);
+    });
+  }
+
+  void start(Handlers handlers) override {
+    handlers_ = std::move(handlers);
+    read();
+  }
+
+  void send(std::string text) override {
+    if (closed_ || closing_) return;
+    buffered_ += text.size();
+    if (buffered_ > server_->limits.ws_max_buffered) {
+      server_->log("websocket: peer is not reading (" + std::to_string(buffered_) + " bytes queued); closing");
+      return abort();
+    }
+    queue_.push_back(std::move(text));
+    if (!writing_) write_next();
+  }
+
+  void close(uint16_t code, std::string reason) override {
+    if (closed_ || closing_) return;
+    closing_ = true;
+    close_code_ = code;
+    close_reason_ = std::move(reason);
+    if (!writing_) write_next();
+  }
+
+  void set_max_message(size_t bytes) override { ws_.read_message_max(bytes); }
+  bool closed() const override { return closed_; }
+  size_t buffered() const override { return buffered_; }
+
+ private:
+  void read() {
+    auto self = this->shared_from_this();
+    ws_.async_read(buffer_, [self](beast::error_code ec, size_t) {
+      if (ec) {
+        uint16_t code = 1006;
+        std::string reason = ec.message();
+        if (ec == websocket::error::closed) {
+          code = self->ws_.reason().code;
+          reason = std::string(self->ws_.reason().reason.c_str());
+        } else if (ec == websocket::error::message_too_big) {
+          code = 1009;
+          reason = "message too large";
+        }
+        return self->finish(code, reason);
+      }
+      if (!self->ws_.got_text()) {
+        self->buffer_.consume(self->buffer_.size());
+        self->close(1003, "binary frames are not supported");
+        return;
+      }
+      std::string text = beast::buffers_to_string(self->buffer_.data());
+      self->buffer_.consume(self->buffer_.size());
+      if (self->handlers_.message && !self->closed_) self->handlers_.message(std::move(text));
+      if (!self->closed_) self->read();
+    });
+  }
+
+  void write_next() {
+    if (closed_) return;
+    if (queue_.empty()) {
+      if (closing_ && !close_sent_) {
+        close_sent_ = true;
+        writing_ = true;
+        auto self = this->shared_from_this();
+        websocket::close_reason why(static_cast<websocket::close_code>(close_code_), close_reason_.substr(0, 120));
+        ws_.async_close(why, [self](beast::error_code) {
+          self->writing_ = false;
+          self->finish(self->close_code_, self->close_reason_);
+        });
+      }
+      return;
+    }
+    writing_ = true;
+    ws_.text(true);
+    auto self = this->shared_from_this();
+    ws_.async_write(asio::buffer(queue_.front()), [self](beast::error_code ec, size_t) {
+      self->writing_ = false;
+      self->buffered_ -= self->queue_.front().size();
+      self->queue_.pop_front();
+      if (ec) return self->finish(1006, ec.message());
+      self->write_next();
+    });
+  }
+
+  void abort() {
+    if (closed_) return;
+    beast::error_code ignored;
+    socket_of(ws_).shutdown(tcp::socket::shutdown_both, ignored);
+    socket_of(ws_).close(ignored);
+    finish(1006, "connection closed by the server");
+  }
+
+  void finish(uint16_t code, const std::string& reason) {
+    if (closed_) return;
+    closed_ = true;
+    queue_.clear();
+    buffered_ = 0;
+    beast::error_code ignored;
+    socket_of(ws_).close(ignored);
+    if (registered_) {
+      server_->closers.erase(closer_);
+      registered_ = false;
+    }
+    Handlers handlers = std::move(handlers_);
+    handlers_ = {};
+    if (handlers.closed) handlers.closed(code, reason);
+  }
+
+  websocket::stream<Stream> ws_;
+  std::shared_ptr<HttpServer::Impl> server_;
+  http::request<http::string_body> request_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> queue_;
+  size_t buffered_ = 0;
+  bool writing_ = false;
+  bool closing_ = false;
+  bool close_sent_ = false;
+  bool closed_ = false;
+  bool registered_ = false;
+  uint64_t closer_ = 0;
+  uint16_t close_code_ = 1000;
+  std::string close_reason_;
+  Handlers handlers_;
+};
+
+// --- HTTP --------------------------------------------------------------------------------
+
+template <class Stream>
+class Connection : public std::enable_shared_from_this<Connection<Stream>> {
+ public:
+  Connection(Stream stream, std::shared_ptr<HttpServer::Impl> server)
+      : stream_(std::move(stream)), server_(std::move(server)) {
+    beast::error_code ec;
+    tcp::endpoint remote = socket_of(stream_).remote_endpoint(ec);
+    if (!ec) {
+      peer_address_ = peer_text(remote.address());
+      peer_loopback_ = is_loopback(remote.address());
+    }
+  }
+
+  void start() {
+    closer_ = server_->add_closer([weak = this->weak_from_this()] {
+      if (auto s = weak.lock()) s->close();
+    });
+    registered_ = true;
+    if constexpr (std::is_same_v<Stream, beast::ssl_stream<beast::tcp_stream>>) {
+      beast::get_lowest_layer(stream_).expires_after(server_->limits.request_timeout);
+      auto self = this->shared_from_this();
+      stream_.async_handshake(asio::ssl::stream_base::server, [self](beast::error_code ec) {
+        if (ec) return self->close();
+        self->read_request();
+      });
+    } else {
+      read_request();
+    }
+  }
+
+  // The response interface of the request being answered.
+  class Writer final : public ResponseWriter {
+   public:
+    Writer(std::weak_ptr<Connection> c, bool keep_alive) : conn_(std::move(c)), keep_alive_(keep_alive) {}
+    void respond(int status, Headers headers, std::string body) override {
+      auto c = live();
+      if (!c || started_) return;
+      started_ = ended_ = true;
+      std::string bytes = head_bytes(status, headers, body.size(), keep_alive_);
+      bytes += body;
+      c->queue(std::move(bytes));
+      c->response_done(keep_alive_);
+    }
+    void start_stream(int status, Headers headers) override {
+      auto c = live();
+      if (!c || started_) return;
+      started_ = true;
+      c->queue(head_bytes(status, headers, std::nullopt, keep_alive_));
+      c->watch_while_streaming();
+    }
+    void write(std::string chunk) override {
+      auto c = live();
+      if (!c || !started_ || ended_ || chunk.empty()) return;
+      c->queue(chunk_bytes(chunk));
+    }
+    void end() override {
+      auto c = live();
+      if (!c || !started_ || ended_) return;
+      ended_ = true;
+      c->queue("0\r\n\r\n");
+      c->response_done(keep_alive_);
+    }
+    bool closed() const override {
+      auto c = conn_.lock();
+      return !c || c->closed_ || ended_;
+    }
+    void on_close(std::function<void()> callback) override {
+      auto c = conn_.lock();
+      if (!c || c->closed_) return callback();
+      c->close_callbacks_.push_back(std::move(callback));
+    }
+
+   private:
+    std::shared_ptr<Connection> live() const {
+      auto c = conn_.lock();
+      return c && !c->closed_ ? c : nullptr;
+    }
+    std::weak_ptr<Connection> conn_;
+    bool keep_alive_;
+    bool started_ = false;
+    bool ended_ = false;
+  };
+
+ private:
+  void read_request() {
+    if (closed_) return;
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(kMaxHeaderBytes));
+    parser_->body_limit(server_->limits.max_body_bytes);
+    beast::get_lowest_layer(stream_).expires_after(server_->limits.request_timeout);
+    auto self = this->shared_from_this();
+    http::async_read(stream_, buffer_, *parser_, [self](beast::error_code ec, size_t) { self->on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (closed_) return;
+    if (ec) {
+      if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset ||
+          ec == asio::error::operation_aborted) {
+        return close();
+      }
+      if (ec == beast::error::timeout) return fail(408, "the request was not received in time");
+      if (ec == http::error::header_limit) {
+        return fail(431, "the request line and headers exceed " + std::to_string(kMaxHeaderBytes) + " bytes");
+      }
+      if (ec == http::error::body_limit) {
+        return fail(413, "the request body exceeds " + std::to_string(server_->limits.max_body_bytes) + " bytes");
+      }
+      return fail(400, "malformed HTTP request (" + ec.message() + ")");
+    }
+    beast::get_lowest_layer(stream_).expires_never();
+    http::request<http::string_body> req = parser_->release();
+    parser_.reset();
+    HttpRequest r;
+    r.method = std::string(req.method_string());
+    r.target = std::string(req.target());
+    r.path = r.target.substr(0, r.target.find('?'));
+    for (const auto& field : req) {
+      std::string name(field.name_string());
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      r.headers.emplace_back(std::move(name), std::string(field.value()));
+    }
+    r.peer_address = peer_address_;
+    r.peer_loopback = peer_loopback_;
+    if (websocket::is_upgrade(req)) return upgrade(std::move(req), std::move(r));
+    r.body = std::move(req.body());
+    bool keep_alive = req.keep_alive();
+    writer_ = std::make_shared<Writer>(this->weak_from_this(), keep_alive);
+    server_->handlers.request(std::move(r), writer_);
+  }
+
+  void upgrade(http::request<http::string_body> req, HttpRequest r) {
+    if (server_->handlers.upgrade_check) {
+      if (auto refusal = server_->handlers.upgrade_check(r)) {
+        queue(head_bytes(refusal->first, {{"Content-Type", "text/plain; charset=utf-8"}}, refusal->second.size(), false) +
+              refusal->second);
+        return response_done(false);
+      }
+    }
+    if (!server_->handlers.websocket) return fail(404, "no WebSocket endpoint here");
+    // The stream moves into the WebSocket; this connection ends without closing the socket.
+    auto ws = std::make_shared<WsConnection<Stream>>(std::move(stream_), server_);
+    unregister();
+    closed_ = true;
+    auto server = server_;
+    ws->accept(std::move(req), [ws, server, r = std::move(r)](bool ok) mutable {
+      if (ok) server->handlers.websocket(std::move(r), ws);
+    });
+  }
+
+  void fail(int status, const std::string& message) {
+    std::string body = message + "\n";
+    queue(head_bytes(status, {{"Content-Type", "text/plain; charset=utf-8"}}, body.size(), false) + body);
+    response_done(false);
+  }
+
+  void queue(std::string bytes) {
+    if (closed_) return;
+    buffered_ += bytes.size();
+    if (buffered_ > server_->limits.max_buffered) {
+      server_->log("http: peer " + peer_address_ + " is not reading its response; closing");
+      return close();
+    }
+    out_.push_back(std::move(bytes));
+    if (!writing_) write_next();
+  }
+
+  void write_next() {
+    if (closed_) return;
+    if (out_.empty()) {
+      if (close_after_writes_) return close();
+      if (read_after_writes_) {
+        read_after_writes_ = false;
+        read_request();
+      }
+      return;
+    }
+    writing_ = true;
+    auto self = this->shared_from_this();
+    asio::async_write(stream_, asio::buffer(out_.front()), [self](beast::error_code ec, size_t) {
+      self->writing_ = false;
+      self->buffered_ -= self->out_.front().size();
+      self->out_.pop_front();
+      if (ec) return self->close();
+      self->write_next();
+    });
+  }
+
+  void response_done(bool keep_alive) {
+    writer_.reset();
+    if (keep_alive) {
+      read_after_writes_ = !watching_;
+      resume_after_watch_ = watching_;
+    } else {
+      close_after_writes_ = true;
+    }
+    if (!writing_) write_next();
+  }
+
+  // While a response streams nothing else is read; a read stays posted to see the client go.
+  void watch_while_streaming() {
+    if (watching_ || closed_) return;
+    watching_ = true;
+    auto self = this->shared_from_this();
+    stream_.async_read_some(buffer_.prepare(4096), [self](beast::error_code ec, size_t n) {
+      self->watching_ = false;
+      if (self->closed_) return;
+      if (ec) return self->close();
+      self->buffer_.commit(n);  // the start of the next (pipelined) request
+      if (self->resume_after_watch_) {
+        self->resume_after_watch_ = false;
+        self->read_after_writes_ = true;
+        if (!self->writing_) self->write_next();
+      } else if (self->buffer_.size() > kMaxHeaderBytes) {
+        self->close();
+      } else {
+        self->watch_while_streaming();
+      }
+    });
+  }
+
+  void unregister() {
+    if (registered_) {
+      server_->closers.erase(closer_);
+      registered_ = false;
+    }
+  }
+
+ public:
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    unregister();
+    beast::error_code ignored;
+    socket_of(stream_).shutdown(tcp::socket::shutdown_both, ignored);
+    socket_of(stream_).close(ignored);
+    out_.clear();
+    buffered_ = 0;
+    std::vector<std::function<void()>> callbacks = std::move(close_callbacks_);
+    close_callbacks_.clear();
+    for (auto& cb : callbacks) cb();
+  }
+
+ private:
+  Stream stream_;
+  std::shared_ptr<HttpServer::Impl> server_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::shared_ptr<Writer> writer_;
+  std::deque<std::string> out_;
+  size_t buffered_ = 0;
+  bool writing_ = false;
+  bool close_after_writes_ = false;
+  bool read_after_writes_ = false;
+  bool resume_after_watch_ = false;
+  bool watching_ = false;
+  bool closed_ = false;
+  bool registered_ = false;
+  uint64_t closer_ = 0;
+  std::vector<std::function<void()>> close_callbacks_;
+  std::string peer_address_;
+  bool peer_loopback_ = false;
+};
+
+}  // namespace
+
+void HttpServer::Impl::accept() {
+  auto self = shared_from_this();
+  acceptor.async_accept([self](beast::error_code ec, tcp::socket socket) {
+    if (self->stopped) return;
+    if (ec) {
+      if (ec == asio::error::operation_aborted) return;
+      self->log("http: accept failed: " + ec.message());
+      // EMFILE and friends: try again shortly rather than spinning.
+      auto timer = std::make_shared<asio::steady_timer>(self->io, std::chrono::milliseconds(50));
+      timer->async_wait([self, timer](beast::error_code) {
+        if (!self->stopped) self->accept();
+      });
+      return;
+    }
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    if (self->ssl) {
+      auto c = std::make_shared<Connection<beast::ssl_stream<beast::tcp_stream>>>(
+          beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->ssl), self);
+      c->start();
+    } else {
+      auto c = std::make_shared<Connection<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self);
+      c->start();
+    }
+    self->accept();
+  });
+}
+
+HttpServer::HttpServer(asio::io_context& io, Handlers handlers, ServerLimits limits)
+    : impl_(std::make_shared<Impl>(io, std::move(handlers), limits)) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+Result<void> HttpServer::use_tls(const TlsFiles& files) {
+  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1 |
+                   asio::ssl::context::single_dh_use);
+  beast::error_code ec;
+  ctx->use_certificate_chain_file(files.cert_path, ec);
+  if (ec) return Error::invalid("TLS certificate " + files.cert_path + ": " + ec.message());
+  ctx->use_private_key_file(files.key_path, asio::ssl::context::pem, ec);
+  if (ec) return Error::invalid("TLS key " + files.key_path + ": " + ec.message());
+  impl_->ssl = std::move(ctx);
+  return {};
+}
+
+Result<void> HttpServer::listen(const std::string& address, uint16_t port) {
+  beast::error_code ec;
+  asio::ip::address addr = asio::ip::make_address(address, ec);
+  if (ec) return Error::invalid("listen address " + address + ": not a numeric IP address");
+  tcp::endpoint endpoint(addr, port);
+  tcp::acceptor& a = impl_->acceptor;
+  a.open(endpoint.protocol(), ec);
+  if (!ec) a.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec && addr.is_v6()) a.set_option(asio::ip::v6_only(false), ec);
+  if (!ec) a.bind(endpoint, ec);
+  if (!ec) a.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    beast::error_code ignored;
+    a.close(ignored);
+    return Error{ErrorCode::kIo, ec.value(), "listen on " + address + ":" + std::to_string(port) + ": " + ec.message()};
+  }
+  impl_->accept();
+  return {};
+}
+
+uint16_t HttpServer::port() const {
+  beast::error_code ec;
+  tcp::endpoint e = impl_->acceptor.local_endpoint(ec);
+  return ec ? 0 : e.port();
+}
+
+bool HttpServer::tls() const { return impl_->ssl != nullptr; }
+
+void HttpServer::stop() {
+  if (impl_->stopped) return;
+  impl_->stopped = true;
+  beast::error_code ignored;
+  impl_->acceptor.close(ignored);
+  std::map<uint64_t, std::function<void()>> closers = std::move(impl_->closers);
+  impl_->closers.clear();
+  for (auto& [id, c] : closers) c();
+}
+
+size_t HttpServer::connection_count() const { return impl_->closers.size(); }
+
+}  // namespace clawexec::net
