@@ -24,6 +24,7 @@
 #include "gateway/auth.h"
 #include "gateway/http_front.h"
 #include "gateway/mcp_http.h"
+#include "gateway/operator_ws.h"
 #include "json/json.h"
 #include "net/http_server.h"
 #include "policy/modes.h"
@@ -110,14 +111,17 @@ class Services {
   exec::ExecService::ApprovalEvents events_;
 };
 
+// `also`: told about every approval event too (the operator WebSocket side).
 std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, Services& services,
-                                                          const exec::ServiceConfig& config) {
+                                                          const exec::ServiceConfig& config,
+                                                          exec::ExecService::ApprovalEvents also) {
   approvals::ApprovalsStore store(config.approvals_paths);
   Result<approvals::ResolvedApprovals> resolved =
       store.resolve(config.agent_id, policy::ApprovalsOverrides{}, approvals::SocketRequirement::kRequired);
   if (!resolved.ok() || resolved->token.empty()) {
     std::fprintf(stderr, "clawexec gateway: warning: no operator channel (%s); approvals fall back to askFallback\n",
                  resolved.ok() ? "no socket token" : resolved.error().message.c_str());
+    services.set_approval_events(std::move(also));
     return nullptr;
   }
   approvals::OperatorChannel::Provider provider;
@@ -128,9 +132,13 @@ std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, 
   };
   auto channel = std::make_unique<approvals::OperatorChannel>(io, resolved->socket_path, resolved->token, provider);
   approvals::OperatorChannel* raw = channel.get();
-  services.set_approval_events({[raw](const json::Object& a) { raw->publish_requested(a); },
-                                [raw](const std::string& id, const std::string& decision, const std::string& by) {
+  services.set_approval_events({[raw, also](const json::Object& a) {
+                                  raw->publish_requested(a);
+                                  if (also.requested) also.requested(a);
+                                },
+                                [raw, also](const std::string& id, const std::string& decision, const std::string& by) {
                                   raw->publish_resolved(id, decision, by);
+                                  if (also.resolved) also.resolved(id, decision, by);
                                 }});
   channel->start();
   return channel;
@@ -199,7 +207,25 @@ int run_gateway(const GatewayOptions& options) {
   server_options.elicitation = setup->mcp.elicitation == config::Elicitation::kElicit;
   std::string config_path = setup->config_path;
   Services services(io, options.agent_id, std::move(setup->service));
-  std::unique_ptr<approvals::OperatorChannel> channel = start_channel(io, services, services.first().config());
+  gateway::OperatorOptions operator_options;
+  operator_options.credential = *credential;
+  operator_options.version = options.version;
+  if (const char* t = std::getenv("OPENCLAW_HANDSHAKE_TIMEOUT_MS"); t && *t) {
+    if (std::optional<int64_t> ms = config::parse_strict_integer(t); ms && *ms > 0) operator_options.handshake_timeout_ms = *ms;
+  }
+  gateway::ApprovalSource approval_source;
+  approval_source.list = [&services] { return services.pending(); };
+  approval_source.resolve = [&services](std::string id, std::string decision, std::string by,
+                                        std::function<void(Result<void>)> done) {
+    services.resolve(id, decision, by, std::move(done));
+  };
+  gateway::OperatorHub hub(io, operator_options, approval_source);
+  std::unique_ptr<approvals::OperatorChannel> channel =
+      start_channel(io, services, services.first().config(),
+                    {[&hub](const json::Object& a) { hub.approval_requested(a); },
+                     [&hub](const std::string& id, const std::string& decision, const std::string& by) {
+                       hub.approval_resolved(id, decision, by);
+                     }});
   server_options.pending_approvals = channel != nullptr;
 
   gateway::McpEndpointOptions endpoint_options;
@@ -213,6 +239,7 @@ int run_gateway(const GatewayOptions& options) {
   net::HttpServer::Handlers handlers;
   handlers.request = [&front](net::HttpRequest r, std::shared_ptr<net::ResponseWriter> w) { front.handle(r, std::move(w)); };
   handlers.upgrade_check = [&front](const net::HttpRequest& r) { return front.check_upgrade(r); };
+  handlers.websocket = [&hub](net::HttpRequest r, std::shared_ptr<net::WebSocket> ws) { hub.accept(r, std::move(ws)); };
   handlers.log = [](const std::string& line) { std::fprintf(stderr, "clawexec gateway: %s\n", line.c_str()); };
   net::ServerLimits limits;
   // Test seam: how long a client may take to send its request.
@@ -261,6 +288,7 @@ int run_gateway(const GatewayOptions& options) {
   auto shutdown = [&] {
     if (shutting_down) return;
     shutting_down = true;
+    hub.close_all();
     http.stop();
     endpoint.close_all();
     deadline.expires_after(kShutdownDeadline);
@@ -287,6 +315,7 @@ int run_gateway(const GatewayOptions& options) {
         std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", c.error().message.c_str());
       } else {
         front.set_options(front_options(again->gateway, *c, settings.bind_address, http.port(), options.version));
+        hub.set_credential(*c);
         endpoint.set_idle_ms(again->gateway.mcp_session_idle_ms);
         std::fprintf(stderr, "clawexec gateway: settings reloaded\n");
       }

@@ -66,8 +66,8 @@ std::optional<std::pair<int, std::string>> HttpFront::check_browser(const net::H
 }
 
 std::optional<std::pair<int, std::string>> HttpFront::check_upgrade(const net::HttpRequest& request) {
-  if (auto refusal = check_browser(request)) return refusal;
-  return std::pair(501, "The operator WebSocket protocol is not served by this gateway yet; use /mcp\n");
+  if (request.path != "/") return std::pair(404, "Not Found: the operator WebSocket endpoint is /\n");
+  return check_browser(request);
 }
 
 void HttpFront::handle(const net::HttpRequest& request, std::shared_ptr<net::ResponseWriter> response) {

@@ -3,7 +3,8 @@
 // an authenticated endpoint passes first, in this order: the Host header on a loopback bind
 // (a browser tricked by DNS rebinding names a foreign host: 403), the Origin header (a browser
 // page from an origin not allowed: 403), the failed-auth limiter (429 with Retry-After), and
-// the shared secret (`Authorization: Bearer <token>`; 401 with WWW-Authenticate).
+// the shared secret (`Authorization: Bearer <token>`; 401 with WWW-Authenticate). WebSocket
+// upgrades at `/` pass the Host and Origin checks; their secret is in the connect frame.
 
 #include <memory>
 #include <string>

@@ -1,0 +1,93 @@
+#pragma once
+// OpenClaw's gateway WebSocket protocol (v4) for operators, at the gateway's `/`: frames
+// `req`/`res`/`event`, the `connect.challenge` → `connect` → `hello-ok` handshake with the
+// shared secret, scopes and OpenClaw's method policy, `tick` events, and the methods an
+// operator needs for exec approvals (`exec.approval.list/get/resolve`, events
+// `exec.approval.requested/resolved`) plus `health` and `status`. What it serves comes from an
+// ApprovalSource (the gateway's exec services), so this file knows the protocol only.
+//
+// Limits as the reference: 64 KiB frames before hello (close 1009), `policy.maxPayload` after;
+// a client that has not sent `connect` within the handshake timeout is closed (1008); a frame
+// that is not a JSON object or names no method is an INVALID_REQUEST, a bad handshake closes
+// with 1008 (`invalid-handshake`) or 1002 (`protocol mismatch`).
+//
+// Not yet: device identity and pairing (a connect that carries `device` is refused with an
+// error saying so; device-less operators are accepted only from loopback), node roles.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "gateway/auth.h"
+#include "json/json.h"
+#include "net/http_server.h"
+
+namespace clawexec::gateway {
+
+inline constexpr int kProtocolVersion = 4;
+inline constexpr size_t kPreauthMaxPayload = 64 * 1024;
+inline constexpr size_t kMaxPayload = 26214400;
+inline constexpr size_t kMaxBufferedBytes = 52428800;
+
+/// Where the operator side gets and resolves approvals.
+struct ApprovalSource {
+  /// Pending approvals (the operator channel's shape: id, command, cwd, host, agentId, ...).
+  std::function<std::vector<json::Object>()> list;
+  std::function<void(std::string id, std::string decision, std::string resolved_by, std::function<void(Result<void>)> done)>
+      resolve;
+  /// `health` / `status` payload extras (sessions, uptime, ...).
+  std::function<json::Object()> status;
+};
+
+struct OperatorOptions {
+  GatewayCredential credential;
+  std::string version;
+  int64_t tick_interval_ms = 30000;
+  int64_t handshake_timeout_ms = 15000;
+};
+
+class OperatorHub {
+ public:
+  OperatorHub(boost::asio::io_context& io, OperatorOptions options, ApprovalSource source);
+  ~OperatorHub();
+  OperatorHub(const OperatorHub&) = delete;
+  OperatorHub& operator=(const OperatorHub&) = delete;
+
+  /// A WebSocket accepted at `/` (the front door's Host/Origin checks passed).
+  void accept(const net::HttpRequest& request, std::shared_ptr<net::WebSocket> socket);
+  /// An approval of ours was requested or settled: tell every connection that may see it.
+  void approval_requested(const json::Object& approval);
+  void approval_resolved(const std::string& id, const std::string& decision, const std::string& resolved_by);
+  void set_credential(GatewayCredential credential) { options_.credential = std::move(credential); }
+  void close_all();
+  size_t connection_count() const { return connections_.size(); }
+  /// The methods hello-ok lists (exactly what we implement).
+  static const std::vector<std::string>& methods();
+  static const std::vector<std::string>& events();
+
+ private:
+  struct Connection;
+  void on_message(const std::shared_ptr<Connection>& c, std::string text);
+  void handshake(const std::shared_ptr<Connection>& c, const json::Object& frame);
+  void dispatch(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                const json::Object& params);
+  void broadcast(const std::string& event, const json::Object& payload);
+  void schedule_tick();
+
+  boost::asio::io_context& io_;
+  OperatorOptions options_;
+  ApprovalSource source_;
+  std::map<uint64_t, std::shared_ptr<Connection>> connections_;
+  uint64_t next_conn_ = 1;
+  uint64_t event_seq_ = 0;
+  int64_t started_ms_ = 0;
+  boost::asio::steady_timer tick_timer_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace clawexec::gateway

@@ -1,0 +1,239 @@
+// The gateway's operator side: OpenClaw's WebSocket protocol at `/` (connect.challenge,
+// connect with the shared token, hello-ok listing exactly our methods, scopes and the method
+// policy, errors and close codes), and the exec approvals an MCP session of the gateway asks
+// for, listed, read and resolved over it with the requested/resolved events; the same
+// approval is on the operator channel for `clawexec approvals pending|resolve`.
+import { describe, test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CLAWEXEC, scratchDir, serverEnv, sleep, waitFor, assertNoSanitizerReport } from "./lib/harness.mjs";
+import { readFileSync } from "node:fs";
+
+let g;
+before(async () => {
+  const state = scratchDir("clawexec-gwop-");
+  writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify({ tools: { exec: { security: "allowlist", ask: "always" } } }));
+  const env = serverEnv(state.dir, { OPENCLAW_HANDSHAKE_TIMEOUT_MS: "1500" });
+  const child = spawn(CLAWEXEC, ["gateway", "--port", "0"], { env, cwd: state.dir, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d.toString()));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const url = await waitFor(() => /listening on (http:\/\/[^ ]+) /.exec(stderr)?.[1], 15000, "gateway start");
+  g = {
+    url,
+    wsUrl: url.replace("http:", "ws:"),
+    env,
+    token: readFileSync(join(state.dir, "gateway", "token"), "utf8").trim(),
+    async stop() {
+      child.kill("SIGTERM");
+      await Promise.race([exited, sleep(15000)]);
+      state.cleanup();
+      assertNoSanitizerReport(stderr);
+    },
+  };
+});
+after(async () => g && (await g.stop()));
+
+/** Opens a WebSocket and collects its frames; `next(pred)` waits for a matching one. */
+function open(url = g.wsUrl, options = {}) {
+  const ws = new WebSocket(url, options);
+  const frames = [];
+  let closed = null;
+  ws.on("message", (d) => frames.push(JSON.parse(d.toString())));
+  ws.on("close", (code, reason) => (closed = { code, reason: reason.toString() }));
+  ws.on("error", () => {});
+  let taken = 0;
+  return {
+    ws,
+    frames,
+    closed: () => closed,
+    send: (o) => ws.send(typeof o === "string" ? o : JSON.stringify(o)),
+    async next(pred, what = "frame") {
+      return waitFor(() => frames.find(pred), 8000, what);
+    },
+    async waitClosed() {
+      return waitFor(() => closed, 8000, "close");
+    },
+    taken,
+  };
+}
+
+const connectParams = (extra = {}) => ({
+  minProtocol: 4,
+  maxProtocol: 4,
+  client: { id: "cli", version: "test", platform: "linux", mode: "cli" },
+  role: "operator",
+  scopes: ["operator.admin", "operator.approvals"],
+  auth: { token: g.token },
+  ...extra,
+});
+
+async function operator(scopes) {
+  const c = open();
+  await c.next((f) => f.event === "connect.challenge");
+  c.send({ type: "req", id: "c1", method: "connect", params: connectParams(scopes ? { scopes } : {}) });
+  const hello = await c.next((f) => f.id === "c1");
+  assert.equal(hello.ok, true, JSON.stringify(hello));
+  let n = 0;
+  c.call = async (method, params) => {
+    const id = `r${++n}`;
+    c.send({ type: "req", id, method, params });
+    return c.next((f) => f.type === "res" && f.id === id, method);
+  };
+  c.hello = hello.payload;
+  return c;
+}
+
+describe("operator WebSocket: handshake", () => {
+  test("connect.challenge, then hello-ok with protocol 4, our methods, the granted scopes and the policy", async () => {
+    const c = open();
+    const challenge = await c.next((f) => f.event === "connect.challenge");
+    assert.equal(challenge.type, "event");
+    assert.match(challenge.payload.nonce, /^[0-9a-f-]{36}$/);
+    assert.ok(Math.abs(challenge.payload.ts - Date.now()) < 5000);
+    c.send({ type: "req", id: "1", method: "connect", params: connectParams() });
+    const res = await c.next((f) => f.id === "1");
+    assert.equal(res.ok, true);
+    const hello = res.payload;
+    assert.equal(hello.type, "hello-ok");
+    assert.equal(hello.protocol, 4);
+    assert.deepEqual(hello.features.methods, ["connect", "health", "status", "exec.approval.list", "exec.approval.get", "exec.approval.resolve"]);
+    assert.ok(hello.features.events.includes("exec.approval.requested"));
+    assert.deepEqual(hello.auth, { method: "token", role: "operator", scopes: ["operator.admin", "operator.approvals"] });
+    assert.equal(hello.policy.maxPayload, 26214400);
+    assert.ok(hello.server.connId);
+    c.ws.close();
+  });
+
+  test("a wrong token, a protocol mismatch, an unknown connect field, a non-connect first frame and a node role are refused and closed", async () => {
+    const cases = [
+      [connectParams({ auth: { token: "wrong" } }), 1008, /unauthorized: gateway token mismatch/],
+      [connectParams({ auth: undefined }), 1008, /gateway token missing/],
+      [connectParams({ minProtocol: 5, maxProtocol: 5 }), 1002, /protocol mismatch/],
+      [connectParams({ extra: true }), 1008, /unexpected property 'extra'/],
+      [connectParams({ role: "node" }), 1008, /role "node" is not served/],
+      [connectParams({ scopes: ["operator.root"] }), 1008, /unknown scope 'operator.root'/],
+    ];
+    for (const [params, code, message] of cases) {
+      const c = open();
+      await c.next((f) => f.event === "connect.challenge");
+      c.send({ type: "req", id: "x", method: "connect", params: JSON.parse(JSON.stringify(params)) });
+      const res = await c.next((f) => f.id === "x");
+      assert.equal(res.ok, false);
+      assert.match(res.error.message, message);
+      assert.equal((await c.waitClosed()).code, code, JSON.stringify(params));
+    }
+    const c = open();
+    await c.next((f) => f.event === "connect.challenge");
+    c.send({ type: "req", id: "h", method: "health" });
+    assert.equal((await c.waitClosed()).code, 1008);
+  });
+
+  test("no connect within the handshake timeout closes with 1008; an oversized pre-auth frame with 1009", async () => {
+    const idle = open();
+    await idle.next((f) => f.event === "connect.challenge");
+    const closed = await idle.waitClosed();
+    assert.equal(closed.code, 1008);
+    assert.match(closed.reason, /handshake timeout/);
+    const big = open();
+    await big.next((f) => f.event === "connect.challenge");
+    big.send("x".repeat(70 * 1024));
+    assert.equal((await big.waitClosed()).code, 1009);
+  });
+
+  test("a foreign Origin is refused before the upgrade", async () => {
+    const c = open(g.wsUrl, { headers: { Origin: "https://evil.example" } });
+    await c.waitClosed();
+    assert.equal(c.frames.length, 0);
+  });
+});
+
+describe("operator WebSocket: methods and approvals", () => {
+  test("unknown methods, missing scopes, health and status", async () => {
+    const c = await operator(["operator.read"]);
+    let r = await c.call("nodes.list", {});
+    assert.equal(r.ok, false);
+    assert.equal(r.error.message, "unknown method: nodes.list");
+    r = await c.call("exec.approval.list", {});
+    assert.equal(r.ok, false);
+    assert.equal(r.error.code, "FORBIDDEN");
+    assert.equal(r.error.details.code, "MISSING_SCOPE");
+    r = await c.call("health", {});
+    assert.equal(r.ok, true);
+    assert.equal(r.payload.ok, true);
+    r = await c.call("status", {});
+    assert.equal(r.ok, true);
+    assert.ok(r.payload.uptimeMs >= 0);
+    c.send("not json");
+    const bad = await c.next((f) => f.ok === false && /invalid frame/.test(f.error?.message ?? ""));
+    assert.ok(bad);
+    c.ws.close();
+  });
+
+  test("an MCP session's approval is listed, read and resolved over the WebSocket, with events, and the command then runs", async () => {
+    const op = await operator();
+    const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${g.token}` } },
+    });
+    const client = new Client({ name: "gwop", version: "1" }, { capabilities: {} });
+    const notifications = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notifications.push(n.params));
+    await client.connect(transport);
+    const pending = await client.callTool({ name: "exec", arguments: { command: "echo approved-run" } });
+    assert.match(pending.content[0].text, /Approval required/);
+    const requested = await op.next((f) => f.event === "exec.approval.requested", "requested event");
+    const id = requested.payload.id;
+    assert.equal(requested.payload.approvalKind, "exec");
+    assert.match(requested.payload.request.command, /echo approved-run/);
+    let r = await op.call("exec.approval.list", {});
+    assert.ok(r.payload.some((a) => a.id === id));
+    r = await op.call("exec.approval.get", { id });
+    assert.equal(r.payload.id, id);
+    assert.match(r.payload.commandText, /echo approved-run/);
+    assert.ok(r.payload.allowedDecisions.includes("allow-once"));
+    // The operator channel has it too.
+    const cli = spawnSync(CLAWEXEC, ["approvals", "pending", "--json"], { env: g.env, encoding: "utf8" });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.ok(JSON.parse(cli.stdout).some((a) => a.id === id));
+    r = await op.call("exec.approval.resolve", { id: "nope", decision: "allow-once" });
+    assert.equal(r.ok, false);
+    assert.equal(r.error.message, "unknown or expired approval id");
+    r = await op.call("exec.approval.resolve", { id, decision: "maybe" });
+    assert.equal(r.ok, false);
+    r = await op.call("exec.approval.resolve", { id, decision: "allow-once" });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    const resolved = await op.next((f) => f.event === "exec.approval.resolved" && f.payload.id === id, "resolved event");
+    assert.equal(resolved.payload.decision, "allow-once");
+    const done = await waitFor(() => notifications.find((n) => /approved-run/.test(n.data)), 10000, "the approved run's completion");
+    assert.match(done.data, /Exec finished|Exec completed/);
+    await client.close();
+    op.ws.close();
+  });
+
+  test("an approver with operator.approvals alone sees and gets the MCP sessions' approvals; operator.read gets no events", async () => {
+    const approver = await operator(["operator.approvals"]);
+    const reader = await operator(["operator.read"]);
+    const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${g.token}` } },
+    });
+    const client = new Client({ name: "gwop2", version: "1" }, { capabilities: {} });
+    await client.connect(transport);
+    await client.callTool({ name: "exec", arguments: { command: "echo for-the-approver" } });
+    const requested = await approver.next((f) => f.event === "exec.approval.requested", "requested event");
+    const r = await approver.call("exec.approval.list", {});
+    assert.ok(r.payload.some((a) => a.id === requested.payload.id));
+    const denied = await approver.call("exec.approval.resolve", { id: requested.payload.id, decision: "deny" });
+    assert.equal(denied.ok, true);
+    await sleep(300);
+    assert.ok(!reader.frames.some((f) => f.event?.startsWith("exec.approval.")), "operator.read is not an approval client");
+    await client.close();
+    approver.ws.close();
+    reader.ws.close();
+  });
+});
