@@ -5,10 +5,6 @@
 # it and every command it started. Extra arguments go to `clawexec gateway` (e.g. --port 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-{
-  scripts/install-deps.sh
-  cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLAWEXEC_TESTS=OFF -DCLAWEXEC_BENCH=OFF
-  cmake --build build-release --target clawexec clawexec-shim
-} 1>&2
+scripts/build-release.sh
 echo "Starting the gateway. In another terminal: build-release/bin/clawexec gateway status" >&2
 exec build-release/bin/clawexec gateway "$@"

@@ -5,9 +5,5 @@
 # so stdout carries only the MCP protocol; an MCP client can use this script as its command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-{
-  scripts/install-deps.sh
-  cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLAWEXEC_TESTS=OFF -DCLAWEXEC_BENCH=OFF
-  cmake --build build-release --target clawexec clawexec-shim
-} 1>&2
+scripts/build-release.sh
 exec build-release/bin/clawexec serve "$@"

@@ -16,10 +16,10 @@
 #include <map>
 
 #include "approvals/operator_channel.h"
-#include "approvals/store.h"
 #include "base/time.h"
 #include "config/env_lookup.h"
 #include "config/paths.h"
+#include "daemon/operator_link.h"
 #include "daemon/setup.h"
 #include "gateway/auth.h"
 #include "gateway/http_front.h"
@@ -111,37 +111,18 @@ class Services {
   exec::ExecService::ApprovalEvents events_;
 };
 
-// `also`: told about every approval event too (the operator WebSocket side).
 std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, Services& services,
                                                           const exec::ServiceConfig& config,
                                                           exec::ExecService::ApprovalEvents also) {
-  approvals::ApprovalsStore store(config.approvals_paths);
-  Result<approvals::ResolvedApprovals> resolved =
-      store.resolve(config.agent_id, policy::ApprovalsOverrides{}, approvals::SocketRequirement::kRequired);
-  if (!resolved.ok() || resolved->token.empty()) {
-    std::fprintf(stderr, "clawexec gateway: warning: no operator channel (%s); approvals fall back to askFallback\n",
-                 resolved.ok() ? "no socket token" : resolved.error().message.c_str());
-    services.set_approval_events(std::move(also));
-    return nullptr;
-  }
   approvals::OperatorChannel::Provider provider;
   provider.list = [&services] { return services.pending(); };
   provider.resolve = [&services](std::string id, std::string decision, std::string by,
                                  std::function<void(Result<void>)> done) {
     services.resolve(id, decision, by, std::move(done));
   };
-  auto channel = std::make_unique<approvals::OperatorChannel>(io, resolved->socket_path, resolved->token, provider);
-  approvals::OperatorChannel* raw = channel.get();
-  services.set_approval_events({[raw, also](const json::Object& a) {
-                                  raw->publish_requested(a);
-                                  if (also.requested) also.requested(a);
-                                },
-                                [raw, also](const std::string& id, const std::string& decision, const std::string& by) {
-                                  raw->publish_resolved(id, decision, by);
-                                  if (also.resolved) also.resolved(id, decision, by);
-                                }});
-  channel->start();
-  return channel;
+  return start_operator_channel(io, config, "gateway", std::move(provider),
+                                [&services](exec::ExecService::ApprovalEvents e) { services.set_approval_events(std::move(e)); },
+                                std::move(also));
 }
 
 std::string url_of(const std::string& address, uint16_t port, bool tls) {

@@ -16,8 +16,8 @@
 #include <cstdio>
 
 #include "approvals/operator_channel.h"
-#include "approvals/store.h"
 #include "base/utf.h"
+#include "daemon/operator_link.h"
 #include "daemon/setup.h"
 #include "policy/modes.h"
 #include "mcp/server.h"
@@ -33,9 +33,6 @@ constexpr std::chrono::milliseconds kEofForegroundGrace{2000};
 
 }  // namespace
 
-// The operator channel (<state>/exec-approvals.sock): lists and resolves this server's pending
-// approvals, with every other clawexec server on the machine. Without it (the approvals
-// document cannot hold a token, say) approvals that need a human fall back to askFallback.
 namespace {
 
 // serve --host/--node/--security/--ask: the client's defaults, validated like /exec values.
@@ -63,17 +60,8 @@ Result<void> apply_session_defaults(const ServeOptions& o, exec::ExecDefaults& c
 }
 
 // `client`: the served client, once it exists (an operator's `/exec` applies to it).
-std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_context& io, exec::ExecService& service,
-                                                                   exec::ClientSession* const& client) {
-  const exec::ServiceConfig& config = service.config();
-  approvals::ApprovalsStore store(config.approvals_paths);
-  Result<approvals::ResolvedApprovals> resolved =
-      store.resolve(config.agent_id, policy::ApprovalsOverrides{}, approvals::SocketRequirement::kRequired);
-  if (!resolved.ok() || resolved->token.empty()) {
-    std::fprintf(stderr, "clawexec serve: warning: no operator channel (%s); approvals fall back to askFallback\n",
-                 resolved.ok() ? "no socket token" : resolved.error().message.c_str());
-    return nullptr;
-  }
+std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, exec::ExecService& service,
+                                                          exec::ClientSession* const& client) {
   approvals::OperatorChannel::Provider provider;
   provider.list = [&service] { return service.pending_approvals_json(); };
   provider.command = [&service, &client](const std::string& text) -> std::optional<std::string> {
@@ -84,14 +72,8 @@ std::unique_ptr<approvals::OperatorChannel> start_operator_channel(asio::io_cont
                                 std::function<void(Result<void>)> done) {
     service.resolve_approval(id, decision, resolved_by, std::move(done));
   };
-  auto channel = std::make_unique<approvals::OperatorChannel>(io, resolved->socket_path, resolved->token, provider);
-  approvals::OperatorChannel* raw = channel.get();
-  service.set_approval_events({[raw](const json::Object& a) { raw->publish_requested(a); },
-                               [raw](const std::string& id, const std::string& decision, const std::string& by) {
-                                 raw->publish_resolved(id, decision, by);
-                               }});
-  channel->start();
-  return channel;
+  return start_operator_channel(io, service.config(), "serve", std::move(provider),
+                                [&service](exec::ExecService::ApprovalEvents e) { service.set_approval_events(std::move(e)); });
 }
 
 }  // namespace
@@ -132,7 +114,7 @@ int run_stdio_server(const ServeOptions& options) {
   server_options.scope_key = "mcp-stdio:" + std::to_string(::getpid());
   server_options.session_key = options.session_key;
   exec::ClientSession* client = nullptr;
-  std::unique_ptr<approvals::OperatorChannel> channel = start_operator_channel(io, service, client);
+  std::unique_ptr<approvals::OperatorChannel> channel = start_channel(io, service, client);
   server_options.pending_approvals = channel != nullptr;
   server_options.model_id = options.model;
   server_options.structured_content = setup->mcp.structured_content;

@@ -13,6 +13,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -285,7 +286,7 @@ template <class Stream>
 class Connection : public std::enable_shared_from_this<Connection<Stream>> {
  public:
   Connection(Stream stream, std::shared_ptr<HttpServer::Impl> server)
-      : stream_(std::move(stream)), server_(std::move(server)) {
+      : stream_(std::move(stream)), server_(std::move(server)), idle_timer_(server_->io) {
     beast::error_code ec;
     tcp::endpoint remote = socket_of(stream_).remote_endpoint(ec);
     if (!ec) {
@@ -474,6 +475,9 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     if (keep_alive) {
       read_after_writes_ = !watching_;
       resume_after_watch_ = watching_;
+      // The read left posted by a stream now waits for the next request: under the deadline
+      // (a separate timer: a tcp_stream's own deadline cannot change under a pending read).
+      if (watching_) arm_idle_timer();
     } else {
       close_after_writes_ = true;
     }
@@ -490,6 +494,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
       if (self->closed_) return;
       if (ec) return self->close();
       self->buffer_.commit(n);  // the start of the next (pipelined) request
+      self->idle_timer_.cancel();
       if (self->resume_after_watch_) {
         self->resume_after_watch_ = false;
         self->read_after_writes_ = true;
@@ -499,6 +504,14 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
       } else {
         self->watch_while_streaming();
       }
+    });
+  }
+
+  void arm_idle_timer() {
+    idle_timer_.expires_after(server_->limits.request_timeout);
+    idle_timer_.async_wait([weak = this->weak_from_this()](beast::error_code ec) {
+      auto self = weak.lock();
+      if (!ec && self && self->resume_after_watch_) self->close();
     });
   }
 
@@ -514,6 +527,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     if (closed_) return;
     closed_ = true;
     unregister();
+    idle_timer_.cancel();
     beast::error_code ignored;
     socket_of(stream_).shutdown(tcp::socket::shutdown_both, ignored);
     socket_of(stream_).close(ignored);
@@ -527,6 +541,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
  private:
   Stream stream_;
   std::shared_ptr<HttpServer::Impl> server_;
+  asio::steady_timer idle_timer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<Writer> writer_;

@@ -402,3 +402,20 @@ describe("gateway: slow clients, idle sessions, kill -9", () => {
     await waitFor(async () => !(await isAlive(pid)), 8000, "the command to die with the gateway");
   });
 });
+
+describe("gateway: load", () => {
+  test("200 concurrent MCP sessions each run an exec; then they all end cleanly", async () => {
+    const g = await startGateway();
+    const t0 = Date.now();
+    const clients = await Promise.all(Array.from({ length: 200 }, () => connectClient(g)));
+    const results = await Promise.all(clients.map((c, i) => c.call("exec", { command: `echo session-${i}` })));
+    results.forEach((r, i) => assert.match(r.text, new RegExp(`session-${i}\\b`)));
+    const ids = new Set(clients.map((c) => c.sessionId()));
+    assert.equal(ids.size, 200, "every session has its own id");
+    await Promise.all(clients.map((c) => c.transport.terminateSession().then(() => c.client.close())));
+    const r = await post(g, initBody);
+    assert.equal(r.status, 200, "the gateway still serves new sessions");
+    await r.body.cancel();
+    process.stderr.write(`200 sessions x 1 exec: ${Date.now() - t0} ms\n`);
+  });
+});

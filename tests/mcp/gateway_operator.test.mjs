@@ -237,3 +237,17 @@ describe("operator WebSocket: methods and approvals", () => {
     reader.ws.close();
   });
 });
+
+describe("operator WebSocket: load", () => {
+  test("1000 idle authenticated WebSocket connections are held, and the gateway still answers", async () => {
+    const sockets = [];
+    for (let batch = 0; batch < 10; batch++) sockets.push(...(await Promise.all(Array.from({ length: 100 }, () => operator(["operator.read"])))));
+    await sleep(2000);  // longer than the handshake timeout: authenticated connections stay
+    const op = await operator(["operator.read"]);
+    const r = await op.call("health", {});
+    assert.equal(r.ok, true);
+    assert.ok(sockets.every((s) => s.closed() === null), "none was dropped");
+    for (const s of sockets) s.ws.terminate();
+    op.ws.close();
+  });
+});
