@@ -411,6 +411,9 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     bool keep_alive = req.keep_alive();
     writer_ = std::make_shared<Writer>(this->weak_from_this(), keep_alive);
     server_->handlers.request(std::move(r), writer_);
+    // An answer still to come: the posted read keeps this connection alive meanwhile and sees
+    // the client go away.
+    if (writer_ && !closed_) watch_while_streaming();
   }
 
   void upgrade(http::request<http::string_body> req, HttpRequest r) {
@@ -484,7 +487,8 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     if (!writing_) write_next();
   }
 
-  // While a response streams nothing else is read; a read stays posted to see the client go.
+  // While a response is pending or streams nothing else is read; a read stays posted to see the
+  // client go.
   void watch_while_streaming() {
     if (watching_ || closed_) return;
     watching_ = true;

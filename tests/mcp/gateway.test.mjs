@@ -273,6 +273,20 @@ describe("gateway: the streams", () => {
     await replay.cancel();
   });
 
+  test("a client that accepts only JSON gets each answer as one JSON body, also for a tool call that takes a while", async () => {
+    const json = { Accept: "application/json" };
+    const init = await post(g, initBody, json);
+    assert.equal(init.headers.get("content-type"), "application/json");
+    const sid = init.headers.get("mcp-session-id");
+    assert.equal((await init.json()).result.serverInfo.name, "clawexec");
+    for (let i = 0; i < 3; i++) {
+      const r = await post(g, { jsonrpc: "2.0", id: 10 + i, method: "tools/call", params: { name: "exec", arguments: { command: `sleep 0.2; echo json-${i}` } } }, { ...json, "Mcp-Session-Id": sid });
+      assert.equal(r.status, 200);
+      const body = await r.json();
+      assert.match(body.result.content[0].text, new RegExp(`json-${i}`));
+    }
+  });
+
   test("a second GET stream on one session is refused (409) while the first is open", async () => {
     const sid = await rawSession(g);
     const headers = { "Mcp-Session-Id": sid, Accept: "text/event-stream", Authorization: `Bearer ${g.token()}` };
