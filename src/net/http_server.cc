@@ -232,6 +232,11 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
     auto self = this->shared_from_this();
     ws_.async_write(asio::buffer(queue_.front()), [self](beast::error_code ec, size_t) {
       self->writing_ = false;
+      if (self->closed_) {  // finish() kept only the bytes this write was using
+        self->queue_.clear();
+        self->buffered_ = 0;
+        return;
+      }
       self->buffered_ -= self->queue_.front().size();
       self->queue_.pop_front();
       if (ec) return self->finish(1006, ec.message());
@@ -250,8 +255,13 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
   void finish(uint16_t code, const std::string& reason) {
     if (closed_) return;
     closed_ = true;
-    queue_.clear();
-    buffered_ = 0;
+    // A write in flight still reads the front message: it is freed when that write completes.
+    if (writing_) {
+      queue_.erase(std::next(queue_.begin()), queue_.end());
+    } else {
+      queue_.clear();
+      buffered_ = 0;
+    }
     beast::error_code ignored;
     socket_of(ws_).close(ignored);
     if (registered_) {
@@ -466,6 +476,11 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     auto self = this->shared_from_this();
     asio::async_write(stream_, asio::buffer(out_.front()), [self](beast::error_code ec, size_t) {
       self->writing_ = false;
+      if (self->closed_) {  // close() kept only the bytes this write was using
+        self->out_.clear();
+        self->buffered_ = 0;
+        return;
+      }
       self->buffered_ -= self->out_.front().size();
       self->out_.pop_front();
       if (ec) return self->close();
@@ -535,8 +550,13 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     beast::error_code ignored;
     socket_of(stream_).shutdown(tcp::socket::shutdown_both, ignored);
     socket_of(stream_).close(ignored);
-    out_.clear();
-    buffered_ = 0;
+    // A write in flight still reads the front buffer: it is freed when that write completes.
+    if (writing_) {
+      out_.erase(std::next(out_.begin()), out_.end());
+    } else {
+      out_.clear();
+      buffered_ = 0;
+    }
     std::vector<std::function<void()>> callbacks = std::move(close_callbacks_);
     close_callbacks_.clear();
     for (auto& cb : callbacks) cb();
