@@ -232,7 +232,7 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
     auto self = this->shared_from_this();
     ws_.async_write(asio::buffer(queue_.front()), [self](beast::error_code ec, size_t) {
       self->writing_ = false;
-      if (self->closed_) {  // finish() kept only the bytes this write was using
+      if (self->closed_ || self->queue_.empty()) {  // finish() kept only the bytes this write was using
         self->queue_.clear();
         self->buffered_ = 0;
         return;
@@ -256,7 +256,8 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
     if (closed_) return;
     closed_ = true;
     // A write in flight still reads the front message: it is freed when that write completes.
-    if (writing_) {
+    // (While the close frame is in flight the queue is already empty.)
+    if (writing_ && !queue_.empty()) {
       queue_.erase(std::next(queue_.begin()), queue_.end());
     } else {
       queue_.clear();
@@ -551,7 +552,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     socket_of(stream_).shutdown(tcp::socket::shutdown_both, ignored);
     socket_of(stream_).close(ignored);
     // A write in flight still reads the front buffer: it is freed when that write completes.
-    if (writing_) {
+    if (writing_ && !out_.empty()) {
       out_.erase(std::next(out_.begin()), out_.end());
     } else {
       out_.clear();
