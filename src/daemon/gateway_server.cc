@@ -58,7 +58,9 @@ class Services {
  public:
   Services(asio::io_context& io, std::string default_agent, exec::ServiceConfig first)
       : io_(io) {
-    services_[default_agent] = std::make_unique<exec::ExecService>(io_, std::move(first));
+    auto service = std::make_unique<exec::ExecService>(io_, std::move(first));
+    default_ = service.get();
+    services_[default_agent] = std::move(service);
   }
   Result<exec::ExecService*> get(const std::string& agent) {
     auto it = services_.find(agent);
@@ -103,12 +105,14 @@ class Services {
       });
     }
   }
-  exec::ExecService& first() { return *services_.begin()->second; }
+  /// The service of the gateway's default agent (--agent).
+  exec::ExecService& default_service() { return *default_; }
 
  private:
   asio::io_context& io_;
   std::map<std::string, std::unique_ptr<exec::ExecService>> services_;
   exec::ExecService::ApprovalEvents events_;
+  exec::ExecService* default_ = nullptr;
 };
 
 std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, Services& services,
@@ -132,13 +136,12 @@ std::string url_of(const std::string& address, uint16_t port, bool tls) {
 }
 
 gateway::FrontOptions front_options(const config::GatewaySettings& s, const gateway::GatewayCredential& credential,
-                                    const std::string& address, uint16_t port, const std::string& version) {
+                                    const std::string& address, const std::string& version) {
   gateway::FrontOptions f;
   f.credential = credential;
   f.rate_limit = s.rate_limit;
   f.allowed_origins = s.allowed_origins;
   f.loopback_bind = address == "127.0.0.1" || address == "::1";
-  f.port = port;
   f.version = version;
   return f;
 }
@@ -202,7 +205,7 @@ int run_gateway(const GatewayOptions& options) {
   };
   gateway::OperatorHub hub(io, operator_options, approval_source);
   std::unique_ptr<approvals::OperatorChannel> channel =
-      start_channel(io, services, services.first().config(),
+      start_channel(io, services, services.default_service().config(),
                     {[&hub](const json::Object& a) { hub.approval_requested(a); },
                      [&hub](const std::string& id, const std::string& decision, const std::string& by) {
                        hub.approval_resolved(id, decision, by);
@@ -215,7 +218,7 @@ int run_gateway(const GatewayOptions& options) {
   endpoint_options.server = server_options;
   endpoint_options.idle_ms = settings.mcp_session_idle_ms;
   gateway::McpHttpEndpoint endpoint(io, endpoint_options);
-  gateway::HttpFront front(front_options(settings, *credential, settings.bind_address, settings.port, options.version),
+  gateway::HttpFront front(front_options(settings, *credential, settings.bind_address, options.version),
                            endpoint);
   net::HttpServer::Handlers handlers;
   handlers.request = [&front](net::HttpRequest r, std::shared_ptr<net::ResponseWriter> w) { front.handle(r, std::move(w)); };
@@ -295,7 +298,7 @@ int run_gateway(const GatewayOptions& options) {
       if (!c.ok()) {
         std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", c.error().message.c_str());
       } else {
-        front.set_options(front_options(again->gateway, *c, settings.bind_address, http.port(), options.version));
+        front.set_options(front_options(again->gateway, *c, settings.bind_address, options.version));
         hub.set_credential(*c);
         endpoint.set_idle_ms(again->gateway.mcp_session_idle_ms);
         std::fprintf(stderr, "clawexec gateway: settings reloaded\n");
@@ -304,7 +307,7 @@ int run_gateway(const GatewayOptions& options) {
     reload.async_wait(on_hup);
   };
   reload.async_wait(on_hup);
-  services.first().warm_up_shell_environment();
+  services.default_service().warm_up_shell_environment();
   io.run();
   if (channel) channel->stop();
   ::unlink(status_path.c_str());

@@ -22,7 +22,6 @@ struct FrontOptions {
   config::GatewayRateLimit rate_limit;
   std::vector<std::string> allowed_origins;
   bool loopback_bind = true;
-  uint16_t port = 0;
   std::string version;
 };
 

@@ -56,6 +56,7 @@ bool valid_agent_id(std::string_view id) {
 
 struct McpHttpEndpoint::Session {
   std::string id;
+  std::string scope;  // the exec scope of its commands, "mcp-http:<id>"
   std::string agent;
   std::string session_key;
   exec::ExecService* service = nullptr;
@@ -163,7 +164,8 @@ Result<std::shared_ptr<McpHttpEndpoint::Session>> McpHttpEndpoint::create(const 
   s->max_events = options_.backlog_events;
   s->max_bytes = options_.backlog_bytes;
   mcp::ServerOptions server_options = options_.server;
-  server_options.scope_key = "mcp-http:" + s->id;
+  s->scope = "mcp-http:" + s->id;
+  server_options.scope_key = s->scope;
   server_options.session_key = s->session_key;
   std::weak_ptr<Session> weak = s;
   s->server = std::make_unique<mcp::Server>(
@@ -292,7 +294,7 @@ void McpHttpEndpoint::end(const std::string& id) {
   for (auto& w : s->posts) {
     if (auto p = w.lock()) p->end();
   }
-  s->service->end_scope("mcp-http:" + s->id);
+  s->service->end_scope(s->scope);
   s->server.reset();
 }
 
