@@ -135,10 +135,7 @@ TEST(ApprovalsBookkeeping, RemoveByPatternAndArgPatternOrById) {
   EXPECT_EQ(allowlist_match_key("/bin/ls", std::nullopt), R"(["/bin/ls",null])");
 }
 
-TEST(ApprovalsRandom, TokensAreBase64UrlAndUuidsAreVersion4) {
-  const unsigned char bytes[] = {0xfb, 0xff, 0xbf};
-  EXPECT_EQ(base64url(bytes, 3), "-_-_");
-  EXPECT_EQ(base64url(bytes, 2), "-_8");
+TEST(ApprovalsRandom, UuidsAreVersion4) {
   const std::string id = random_uuid();
   ASSERT_EQ(id.size(), 36u);
   EXPECT_EQ(id[14], '4');

@@ -16,7 +16,4 @@ std::string random_uuid();
 /// secret, so a CSPRNG failure is an error here.
 Result<std::string> generate_socket_token();
 
-/// base64url without padding.
-std::string base64url(const unsigned char* data, size_t size);
-
 }  // namespace clawexec::approvals
