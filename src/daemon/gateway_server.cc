@@ -22,6 +22,7 @@
 #include "daemon/operator_link.h"
 #include "daemon/setup.h"
 #include "gateway/auth.h"
+#include "gateway/device_pairing.h"
 #include "gateway/http_front.h"
 #include "gateway/mcp_http.h"
 #include "gateway/operator_ws.h"
@@ -191,8 +192,15 @@ int run_gateway(const GatewayOptions& options) {
   server_options.elicitation = setup->mcp.elicitation == config::Elicitation::kElicit;
   std::string config_path = setup->config_path;
   Services services(io, options.agent_id, std::move(setup->service));
+  Result<std::unique_ptr<gateway::DevicePairing>> devices = gateway::DevicePairing::open(state_dir + "/gateway/devices.json");
+  if (!devices.ok()) {
+    std::fprintf(stderr, "clawexec gateway: %s\n", devices.error().message.c_str());
+    return 1;
+  }
   gateway::OperatorOptions operator_options;
   operator_options.credential = *credential;
+  operator_options.devices = devices->get();
+  operator_options.auto_approve_local = settings.auto_approve_local;
   operator_options.version = options.version;
   if (const char* t = std::getenv("OPENCLAW_HANDSHAKE_TIMEOUT_MS"); t && *t) {
     if (std::optional<int64_t> ms = config::parse_strict_integer(t); ms && *ms > 0) operator_options.handshake_timeout_ms = *ms;
@@ -300,6 +308,7 @@ int run_gateway(const GatewayOptions& options) {
       } else {
         front.set_options(front_options(again->gateway, *c, settings.bind_address, options.version));
         hub.set_credential(*c);
+        hub.set_auto_approve_local(again->gateway.auto_approve_local);
         endpoint.set_idle_ms(again->gateway.mcp_session_idle_ms);
         std::fprintf(stderr, "clawexec gateway: settings reloaded\n");
       }

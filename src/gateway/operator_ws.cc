@@ -1,23 +1,16 @@
-// OpenClaw's operator WebSocket protocol: see operator_ws.h.
+// OpenClaw's operator WebSocket protocol: frames, the handshake, the method policy and the
+// approval methods. See operator_ws.h; devices are in operator_devices.cc.
 
 #include "gateway/operator_ws.h"
 
 #include <algorithm>
-#include <set>
 
 #include "approvals/random.h"
 #include "base/time.h"
+#include "gateway/operator_internal.h"
 
 namespace clawexec::gateway {
-namespace {
-
-constexpr std::string_view kConnectKeys[] = {
-    "minProtocol", "maxProtocol", "client",      "caps",      "commands",   "permissions", "pathEnv",
-    "role",        "scopes",      "computerUse", "workerRuns", "modelCatalog", "device",   "auth",
-    "locale",      "userAgent"};
-constexpr std::string_view kOperatorScopes[] = {"operator.read",      "operator.write",     "operator.admin",
-                                                "operator.approvals", "operator.questions", "operator.pairing",
-                                                "operator.talk",      "operator.talk.secrets"};
+namespace frames {
 
 std::string str(const json::Object& o, std::string_view key) {
   const json::Value* v = json::find(o, key);
@@ -33,7 +26,34 @@ std::optional<int64_t> int_member(const json::Object& o, std::string_view key) {
   const json::Value* v = json::find(o, key);
   if (v && v->is_int64()) return v->get_int64();
   if (v && v->is_uint64()) return static_cast<int64_t>(v->get_uint64());
+  if (v && v->is_double() && v->get_double() == static_cast<double>(static_cast<int64_t>(v->get_double()))) {
+    return static_cast<int64_t>(v->get_double());
+  }
   return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> string_list(const json::Object& o, std::string_view key, std::string* error) {
+  const json::Value* v = json::find(o, key);
+  if (!v) return std::nullopt;
+  std::vector<std::string> out;
+  if (!v->is_array()) {
+    *error = std::string(key) + " must be an array of strings";
+    return out;
+  }
+  for (const json::Value& s : v->get_array()) {
+    if (!s.is_string()) {
+      *error = std::string(key) + " must be an array of strings";
+      return out;
+    }
+    out.emplace_back(s.get_string());
+  }
+  return out;
+}
+
+json::Array to_array(const std::vector<std::string>& items) {
+  json::Array out;
+  for (const std::string& s : items) out.emplace_back(s);
+  return out;
 }
 
 std::string res_ok(const std::string& id, json::Value payload) {
@@ -41,16 +61,41 @@ std::string res_ok(const std::string& id, json::Value payload) {
 }
 
 std::string res_error(const std::string& id, std::string_view code, const std::string& message,
-                      std::optional<json::Object> details = std::nullopt) {
+                      std::optional<json::Object> details) {
   json::Object error{{"code", code}, {"message", message}};
   if (details) error["details"] = std::move(*details);
   return json::serialize(json::Object{{"type", "res"}, {"id", id}, {"ok", false}, {"error", std::move(error)}});
 }
 
-// OpenClaw's method policy for what we serve: the scopes any one of which allows a method.
-std::vector<std::string_view> required_scopes(const std::string& method) {
-  if (method.rfind("exec.approval.", 0) == 0) return {"operator.approvals", "operator.admin"};
-  return {"operator.read", "operator.write", "operator.admin"};
+std::string event(const std::string& name, const json::Value& payload, std::optional<int64_t> seq) {
+  json::Object frame{{"type", "event"}, {"event", name}, {"payload", payload}};
+  if (seq) frame["seq"] = *seq;
+  return json::serialize(frame);
+}
+
+}  // namespace frames
+
+namespace {
+
+using frames::int_member;
+using frames::obj;
+using frames::res_error;
+using frames::res_ok;
+using frames::str;
+
+constexpr std::string_view kConnectKeys[] = {
+    "minProtocol", "maxProtocol", "client",      "caps",      "commands",   "permissions", "pathEnv",
+    "role",        "scopes",      "computerUse", "workerRuns", "modelCatalog", "device",   "auth",
+    "locale",      "userAgent"};
+constexpr int kMinNodeProtocol = 3;
+
+// OpenClaw's method policy for what we serve: the one operator scope a method needs
+// (operator.admin satisfies every one, operator.write satisfies read).
+std::string_view required_scope(const std::string& method) {
+  if (method.rfind("exec.approval.", 0) == 0) return "operator.approvals";
+  if (method.rfind("device.pair.", 0) == 0 || method.rfind("device.token.", 0) == 0) return "operator.pairing";
+  if (method == "health" || method == "status") return "operator.read";
+  return "operator.admin";
 }
 
 // The approval as `exec.approval.list` and the events carry it.
@@ -66,34 +111,32 @@ json::Object approval_record(const json::Object& a) {
   return out;
 }
 
+std::string mode_name(config::GatewayAuthMode mode) { return mode == config::GatewayAuthMode::kPassword ? "password" : "token"; }
+
 }  // namespace
 
-struct OperatorHub::Connection {
-  uint64_t id = 0;
-  std::string conn_id;
-  std::shared_ptr<net::WebSocket> socket;
-  std::string nonce;
-  bool authenticated = false;
-  bool loopback = false;
-  std::set<std::string> scopes;
-  std::unique_ptr<boost::asio::steady_timer> handshake_timer;
-
-  void send(std::string text) { socket->send(std::move(text)); }
-  bool has_any(const std::vector<std::string_view>& wanted) const {
-    return std::any_of(wanted.begin(), wanted.end(), [&](std::string_view s) { return scopes.count(std::string(s)) > 0; });
-  }
-  bool admin() const { return scopes.count("operator.admin") > 0; }
-  bool approval_client() const { return admin() || scopes.count("operator.approvals") > 0; }
-};
-
 const std::vector<std::string>& OperatorHub::methods() {
-  static const std::vector<std::string> m = {"connect", "health", "status", "exec.approval.list", "exec.approval.get",
-                                             "exec.approval.resolve"};
+  static const std::vector<std::string> m = {"connect",
+                                             "health",
+                                             "status",
+                                             "exec.approval.list",
+                                             "exec.approval.get",
+                                             "exec.approval.resolve",
+                                             "device.pair.list",
+                                             "device.pair.approve",
+                                             "device.pair.reject",
+                                             "device.pair.remove",
+                                             "device.pair.rename",
+                                             "device.token.rotate",
+                                             "device.token.revoke"};
   return m;
 }
 
 const std::vector<std::string>& OperatorHub::events() {
-  static const std::vector<std::string> e = {"connect.challenge", "tick", "exec.approval.requested", "exec.approval.resolved"};
+  static const std::vector<std::string> e = {"connect.challenge",      "tick",
+                                             "exec.approval.requested", "exec.approval.resolved",
+                                             "device.pair.requested",  "device.pair.resolved",
+                                             "device.pair.changed"};
   return e;
 }
 
@@ -120,7 +163,10 @@ void OperatorHub::accept(const net::HttpRequest& request, std::shared_ptr<net::W
   c->conn_id = approvals::random_uuid();
   c->socket = std::move(socket);
   c->loopback = request.peer_loopback;
+  c->peer_address = request.peer_address;
+  c->has_origin = request.header("origin").has_value();
   c->nonce = approvals::random_uuid();
+  c->challenge_ts = epoch_ms();
   connections_[c->id] = c;
   std::weak_ptr<Connection> weak = c;
   std::weak_ptr<bool> alive = alive_;
@@ -140,10 +186,8 @@ void OperatorHub::accept(const net::HttpRequest& request, std::shared_ptr<net::W
     if (ec || alive.expired()) return;
     if (auto live = weak.lock(); live && !live->authenticated) live->socket->close(1008, "handshake timeout");
   });
-  c->send(json::serialize(json::Object{
-      {"type", "event"},
-      {"event", "connect.challenge"},
-      {"payload", json::Object{{"nonce", c->nonce}, {"ts", epoch_ms()}, {"capabilities", json::Array()}}}}));
+  c->send(frames::event("connect.challenge",
+                        json::Object{{"nonce", c->nonce}, {"ts", c->challenge_ts}, {"capabilities", json::Array()}}));
 }
 
 void OperatorHub::on_message(const std::shared_ptr<Connection>& c, std::string text) {
@@ -165,88 +209,101 @@ void OperatorHub::on_message(const std::shared_ptr<Connection>& c, std::string t
 
 void OperatorHub::handshake(const std::shared_ptr<Connection>& c, const json::Object& frame) {
   std::string id = str(frame, "id");
+  auto refuse = [&](std::string_view code, const std::string& message, uint16_t close_code, const std::string& reason,
+                    std::optional<json::Object> details = std::nullopt) {
+    c->send(res_error(id, code, message, std::move(details)));
+    c->socket->close(close_code, reason);
+  };
   if (str(frame, "type") != "req" || str(frame, "method") != "connect" || id.empty()) {
-    c->send(res_error(id, "INVALID_REQUEST", "invalid handshake: the first request must be connect"));
-    return c->socket->close(1008, "invalid-handshake");
+    return refuse("INVALID_REQUEST", "invalid handshake: the first request must be connect", 1008, "invalid-handshake");
   }
   const json::Object* params = obj(frame, "params");
-  if (!params) {
-    c->send(res_error(id, "INVALID_REQUEST", "invalid connect params: params must be an object"));
-    return c->socket->close(1008, "invalid-handshake");
-  }
+  if (!params) return refuse("INVALID_REQUEST", "invalid connect params: params must be an object", 1008, "invalid-handshake");
   for (const auto& kv : *params) {
     if (std::find(std::begin(kConnectKeys), std::end(kConnectKeys), std::string_view(kv.key())) == std::end(kConnectKeys)) {
-      c->send(res_error(id, "INVALID_REQUEST", "invalid connect params: unexpected property '" + std::string(kv.key()) + "'"));
-      return c->socket->close(1008, "invalid-handshake");
+      return refuse("INVALID_REQUEST", "invalid connect params: unexpected property '" + std::string(kv.key()) + "'", 1008,
+                    "invalid-handshake");
     }
   }
   const json::Object* client = obj(*params, "client");
   std::optional<int64_t> min = int_member(*params, "minProtocol"), max = int_member(*params, "maxProtocol");
   if (!client || !min || !max || str(*client, "id").empty() || str(*client, "mode").empty()) {
-    c->send(res_error(id, "INVALID_REQUEST", "invalid connect params: minProtocol, maxProtocol and client{id, version, platform, mode} are required"));
-    return c->socket->close(1008, "invalid-handshake");
-  }
-  if (*min > kProtocolVersion || *max < kProtocolVersion) {
-    c->send(res_error(id, "INVALID_REQUEST", "protocol mismatch",
-                      json::Object{{"expectedProtocol", kProtocolVersion}}));
-    return c->socket->close(1002, "protocol mismatch");
+    return refuse("INVALID_REQUEST",
+                  "invalid connect params: minProtocol, maxProtocol and client{id, version, platform, mode} are required", 1008,
+                  "invalid-handshake");
   }
   std::string role = str(*params, "role");
   if (role.empty()) role = "operator";
-  if (role != "operator") {
-    c->send(res_error(id, "INVALID_REQUEST", "role \"" + role + "\" is not served by this gateway yet (operators only)"));
-    return c->socket->close(1008, "invalid role");
+  if (role != "operator" && role != "node") {
+    return refuse("INVALID_REQUEST", "invalid role: \"" + role + "\" (expected operator or node)", 1008, "invalid role");
   }
-  const json::Object* auth = obj(*params, "auth");
-  std::string secret = auth ? (options_.credential.mode == config::GatewayAuthMode::kPassword ? str(*auth, "password")
-                                                                                              : str(*auth, "token"))
-                            : std::string();
-  if (!options_.credential.accepts(secret)) {
-    std::string why = secret.empty() ? "gateway token missing" : "gateway token mismatch";
-    if (options_.credential.mode == config::GatewayAuthMode::kPassword) why = secret.empty() ? "gateway password missing" : "gateway password mismatch";
-    c->send(res_error(id, "INVALID_REQUEST", "unauthorized: " + why, json::Object{{"code", "AUTH_FAILED"}}));
-    return c->socket->close(1008, "unauthorized: " + why);
+  const int lowest = role == "node" && str(*client, "mode") == "node" ? kMinNodeProtocol : kProtocolVersion;
+  if (*min > kProtocolVersion || *max < lowest) {
+    return refuse("INVALID_REQUEST", "protocol mismatch", 1002, "protocol mismatch",
+                  json::Object{{"expectedProtocol", kProtocolVersion}});
   }
-  if (json::find(*params, "device")) {
-    c->send(res_error(id, "INVALID_REQUEST", "device identity is not supported by this gateway yet; connect without device from loopback",
-                      json::Object{{"code", "DEVICE_AUTH_UNSUPPORTED"}}));
-    return c->socket->close(1008, "device identity unsupported");
-  }
-  if (!c->loopback) {
-    c->send(res_error(id, "NOT_PAIRED", "device identity required", json::Object{{"code", "DEVICE_IDENTITY_REQUIRED"}}));
-    return c->socket->close(1008, "device identity required");
-  }
-  json::Array granted;
-  if (const json::Value* scopes = json::find(*params, "scopes"); scopes && scopes->is_array()) {
-    for (const json::Value& s : scopes->get_array()) {
-      if (!s.is_string()) continue;
-      std::string_view scope = s.get_string();
-      if (std::find(std::begin(kOperatorScopes), std::end(kOperatorScopes), scope) == std::end(kOperatorScopes)) {
-        c->send(res_error(id, "INVALID_REQUEST", "invalid connect params: unknown scope '" + std::string(scope) + "'"));
-        return c->socket->close(1008, "invalid-handshake");
-      }
-      if (c->scopes.insert(std::string(scope)).second) granted.emplace_back(scope);
+  std::string list_error;
+  std::vector<std::string> scopes = frames::string_list(*params, "scopes", &list_error).value_or(std::vector<std::string>{});
+  if (!list_error.empty()) return refuse("INVALID_REQUEST", "invalid connect params: " + list_error, 1008, "invalid-handshake");
+  for (const std::string& s : scopes) {
+    if (role == "operator" ? !is_operator_scope(s) : true) {
+      return refuse("INVALID_REQUEST", "invalid connect params: unknown scope '" + s + "' for role " + role, 1008, "invalid-handshake");
     }
   }
+  std::vector<std::string> unique;
+  for (const std::string& s : scopes) {
+    if (std::find(unique.begin(), unique.end(), s) == unique.end()) unique.push_back(s);
+  }
+  c->role = role;
+  c->client_id = str(*client, "id");
+  c->client_mode = str(*client, "mode");
+  c->scopes = std::move(unique);
+
+  // The shared secret, when one is sent, must be right; a device token alone is checked with the
+  // device below.
+  const json::Object* auth = obj(*params, "auth");
+  const bool password_mode = options_.credential.mode == config::GatewayAuthMode::kPassword;
+  std::string secret = auth ? str(*auth, password_mode ? "password" : "token") : std::string();
+  std::string device_token = auth ? str(*auth, "deviceToken") : std::string();
+  const std::string what = password_mode ? "password" : "token";
+  if (!secret.empty() && !options_.credential.accepts(secret)) {
+    std::string why = "gateway " + what + " mismatch";
+    return refuse("INVALID_REQUEST", "unauthorized: " + why, 1008, "unauthorized: " + why,
+                  json::Object{{"code", password_mode ? "AUTH_PASSWORD_MISMATCH" : "AUTH_TOKEN_MISMATCH"}});
+  }
+  if (secret.empty() && (device_token.empty() || !json::find(*params, "device"))) {
+    std::string why = "gateway " + what + " missing";
+    return refuse("INVALID_REQUEST", "unauthorized: " + why, 1008, "unauthorized: " + why,
+                  json::Object{{"code", password_mode ? "AUTH_PASSWORD_MISSING" : "AUTH_TOKEN_MISSING"}});
+  }
+  c->auth_method = secret.empty() ? "device-token" : mode_name(options_.credential.mode);
+  if (json::find(*params, "device")) {
+    if (!admit_device(c, id, *params, *client, !secret.empty())) return;
+  } else if (!c->loopback || role != "operator") {
+    return refuse("NOT_PAIRED", "device identity required", 1008, "device identity required",
+                  json::Object{{"code", "DEVICE_IDENTITY_REQUIRED"}});
+  }
+
   c->authenticated = true;
   if (c->handshake_timer) c->handshake_timer->cancel();
   c->socket->set_max_message(kMaxPayload);
-  json::Array methods, events;
-  for (const std::string& m : OperatorHub::methods()) methods.emplace_back(m);
-  for (const std::string& e : OperatorHub::events()) events.emplace_back(e);
+  json::Object snapshot{{"presence", json::Array()},
+                        {"health", json::Object{{"ok", true}}},
+                        {"stateVersion", json::Object{{"presence", 0}, {"health", 0}}},
+                        {"uptimeMs", steady_ms() - started_ms_}};
+  if (c->admin()) snapshot["authMode"] = mode_name(options_.credential.mode);
+  json::Object hello_auth{{"method", c->auth_method}, {"role", c->role}, {"scopes", frames::to_array(c->scopes)}};
+  if (!c->issued_device_token.empty()) {
+    hello_auth["deviceToken"] = c->issued_device_token;
+    hello_auth["issuedAtMs"] = c->issued_at_ms;
+  }
   json::Object hello{
       {"type", "hello-ok"},
       {"protocol", kProtocolVersion},
       {"server", json::Object{{"version", options_.version}, {"connId", c->conn_id}}},
-      {"features", json::Object{{"methods", std::move(methods)}, {"events", std::move(events)}, {"capabilities", json::Array()}}},
-      {"snapshot", json::Object{{"presence", json::Array()},
-                                {"health", json::Object{{"ok", true}}},
-                                {"stateVersion", json::Object{{"presence", 0}, {"health", 0}}},
-                                {"uptimeMs", steady_ms() - started_ms_},
-                                {"authMode", options_.credential.mode == config::GatewayAuthMode::kPassword ? "password" : "token"}}},
-      {"auth", json::Object{{"method", options_.credential.mode == config::GatewayAuthMode::kPassword ? "password" : "token"},
-                            {"role", "operator"},
-                            {"scopes", std::move(granted)}}},
+      {"features", json::Object{{"methods", frames::to_array(methods())}, {"events", frames::to_array(events())}, {"capabilities", json::Array()}}},
+      {"snapshot", std::move(snapshot)},
+      {"auth", std::move(hello_auth)},
       {"policy", json::Object{{"maxPayload", kMaxPayload},
                               {"maxBufferedBytes", kMaxBufferedBytes},
                               {"tickIntervalMs", options_.tick_interval_ms}}}};
@@ -258,13 +315,15 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
   if (std::find(methods().begin(), methods().end(), method) == methods().end() || method == "connect") {
     return c->send(res_error(id, "INVALID_REQUEST", "unknown method: " + method));
   }
-  std::vector<std::string_view> needed = required_scopes(method);
-  if (!c->has_any(needed)) {
-    json::Array req;
-    for (std::string_view s : needed) req.emplace_back(s);
-    return c->send(res_error(id, "FORBIDDEN", "missing scope: " + std::string(needed.front()),
-                             json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", needed.front()}, {"requiredScopes", std::move(req)}}));
+  if (c->role != "operator") {
+    return c->send(res_error(id, "FORBIDDEN", "method " + method + " is for operators; this connection's role is " + c->role));
   }
+  std::string_view needed = required_scope(method);
+  if (!c->holds(needed)) {
+    return c->send(res_error(id, "FORBIDDEN", "missing scope: " + std::string(needed),
+                             json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", needed}, {"requiredScopes", json::Array{json::Value(needed)}}}));
+  }
+  if (method.rfind("device.", 0) == 0) return device_method(c, id, method, params);
   if (method == "health") {
     return c->send(res_ok(id, json::Object{{"ok", true}, {"ts", epoch_ms()}, {"uptimeMs", steady_ms() - started_ms_}}));
   }
@@ -309,16 +368,15 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
   });
 }
 
-void OperatorHub::broadcast(const std::string& event, const json::Object& payload) {
-  std::string frame =
-      json::serialize(json::Object{{"type", "event"}, {"event", event}, {"payload", payload}, {"seq", static_cast<int64_t>(++event_seq_)}});
+void OperatorHub::broadcast(const std::string& event, const json::Object& payload, std::string_view scope) {
+  std::string frame = frames::event(event, payload, static_cast<int64_t>(++event_seq_));
   for (auto& [id, c] : connections_) {
-    if (c->authenticated && c->approval_client()) c->send(frame);
+    if (c->authenticated && c->holds(scope)) c->send(frame);
   }
 }
 
 void OperatorHub::approval_requested(const json::Object& approval) {
-  broadcast("exec.approval.requested", approval_record(approval));
+  broadcast("exec.approval.requested", approval_record(approval), "operator.approvals");
 }
 
 void OperatorHub::approval_resolved(const std::string& id, const std::string& decision, const std::string& resolved_by) {
@@ -328,7 +386,7 @@ void OperatorHub::approval_resolved(const std::string& id, const std::string& de
   } else {
     payload["decision"] = decision;
   }
-  broadcast("exec.approval.resolved", payload);
+  broadcast("exec.approval.resolved", payload, "operator.approvals");
 }
 
 void OperatorHub::schedule_tick() {
@@ -336,7 +394,7 @@ void OperatorHub::schedule_tick() {
   std::weak_ptr<bool> alive = alive_;
   tick_timer_.async_wait([this, alive](const boost::system::error_code& ec) {
     if (ec || alive.expired()) return;
-    std::string frame = json::serialize(json::Object{{"type", "event"}, {"event", "tick"}, {"payload", json::Object{{"ts", epoch_ms()}}}});
+    std::string frame = frames::event("tick", json::Object{{"ts", epoch_ms()}});
     for (auto& [id, c] : connections_) {
       if (c->authenticated) c->send(frame);
     }

@@ -11,19 +11,27 @@
 // that is not a JSON object or names no method is an INVALID_REQUEST, a bad handshake closes
 // with 1008 (`invalid-handshake`) or 1002 (`protocol mismatch`).
 //
-// Not yet: device identity and pairing (a connect that carries `device` is refused with an
-// error saying so; device-less operators are accepted only from loopback), node roles.
+// Devices (operator_devices.cc): a connect may carry an Ed25519 device proof; an unknown
+// device, or one asking for a role or scopes beyond its approval, gets a pending pairing request
+// (approved silently for loopback peers when gateway.nodes.pairing.autoApproveLocal allows, as
+// OpenClaw does) and NOT_PAIRED; an approved device gets a device token in hello-ok and may
+// reconnect with it alone. Device-less operators are accepted only from loopback. Node-role
+// connections (protocol 3 or 4) pair and connect; the node methods themselves are not served
+// yet.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
 #include "gateway/auth.h"
+#include "gateway/device_pairing.h"
 #include "json/json.h"
 #include "net/http_server.h"
 
@@ -46,6 +54,8 @@ struct ApprovalSource {
 
 struct OperatorOptions {
   GatewayCredential credential;
+  DevicePairing* devices = nullptr;  // paired devices; required
+  bool auto_approve_local = true;    // gateway.nodes.pairing.autoApproveLocal
   std::string version;
   int64_t tick_interval_ms = 30000;
   int64_t handshake_timeout_ms = 15000;
@@ -64,6 +74,7 @@ class OperatorHub {
   void approval_requested(const json::Object& approval);
   void approval_resolved(const std::string& id, const std::string& decision, const std::string& resolved_by);
   void set_credential(GatewayCredential credential) { options_.credential = std::move(credential); }
+  void set_auto_approve_local(bool on) { options_.auto_approve_local = on; }
   void close_all();
   size_t connection_count() const { return connections_.size(); }
   /// The methods hello-ok lists (exactly what we implement).
@@ -74,9 +85,17 @@ class OperatorHub {
   struct Connection;
   void on_message(const std::shared_ptr<Connection>& c, std::string text);
   void handshake(const std::shared_ptr<Connection>& c, const json::Object& frame);
+  // The device part of connect: proof, device token, pairing. False when it refused the
+  // connection (it has answered and closed).
+  bool admit_device(const std::shared_ptr<Connection>& c, const std::string& id, const json::Object& params,
+                    const json::Object& client, bool shared_secret_ok);
   void dispatch(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                 const json::Object& params);
-  void broadcast(const std::string& event, const json::Object& payload);
+  void device_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                     const json::Object& params);
+  /// Sends `event` to every authenticated operator whose scopes satisfy `scope`.
+  void broadcast(const std::string& event, const json::Object& payload, std::string_view scope);
+  void close_device(const std::string& device_id, std::optional<std::string> role, const std::string& why);
   void schedule_tick();
 
   boost::asio::io_context& io_;

@@ -5,90 +5,25 @@
 // approval is on the operator channel for `clawexec approvals pending|resolve`.
 import { describe, test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import WebSocket from "ws";
+import { spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { CLAWEXEC, scratchDir, serverEnv, sleep, waitFor, assertNoSanitizerReport } from "./lib/harness.mjs";
-import { readFileSync } from "node:fs";
+import { CLAWEXEC, sleep, waitFor } from "./lib/harness.mjs";
+import { startGateway, openWs, connectParams as baseParams, operator as connectOperator } from "./lib/gateway.mjs";
 
 let g;
 before(async () => {
-  const state = scratchDir("clawexec-gwop-");
-  writeFileSync(join(state.dir, "openclaw.json"), JSON.stringify({ tools: { exec: { security: "allowlist", ask: "always" } } }));
-  const env = serverEnv(state.dir, { OPENCLAW_HANDSHAKE_TIMEOUT_MS: "1500" });
-  const child = spawn(CLAWEXEC, ["gateway", "--port", "0"], { env, cwd: state.dir, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d.toString()));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = await waitFor(() => /listening on (http:\/\/[^ ]+) /.exec(stderr)?.[1], 15000, "gateway start");
-  g = {
-    url,
-    wsUrl: url.replace("http:", "ws:"),
-    env,
-    token: readFileSync(join(state.dir, "gateway", "token"), "utf8").trim(),
-    async stop() {
-      child.kill("SIGTERM");
-      await Promise.race([exited, sleep(15000)]);
-      state.cleanup();
-      assertNoSanitizerReport(stderr);
-    },
-  };
+  g = await startGateway({
+    config: { tools: { exec: { security: "allowlist", ask: "always" } } },
+    env: { OPENCLAW_HANDSHAKE_TIMEOUT_MS: "1500" },
+  });
 });
 after(async () => g && (await g.stop()));
 
-/** Opens a WebSocket and collects its frames; `next(pred)` waits for a matching one. */
-function open(url = g.wsUrl, options = {}) {
-  const ws = new WebSocket(url, options);
-  const frames = [];
-  let closed = null;
-  ws.on("message", (d) => frames.push(JSON.parse(d.toString())));
-  ws.on("close", (code, reason) => (closed = { code, reason: reason.toString() }));
-  ws.on("error", () => {});
-  let taken = 0;
-  return {
-    ws,
-    frames,
-    closed: () => closed,
-    send: (o) => ws.send(typeof o === "string" ? o : JSON.stringify(o)),
-    async next(pred, what = "frame") {
-      return waitFor(() => frames.find(pred), 8000, what);
-    },
-    async waitClosed() {
-      return waitFor(() => closed, 8000, "close");
-    },
-    taken,
-  };
-}
-
-const connectParams = (extra = {}) => ({
-  minProtocol: 4,
-  maxProtocol: 4,
-  client: { id: "cli", version: "test", platform: "linux", mode: "cli" },
-  role: "operator",
-  scopes: ["operator.admin", "operator.approvals"],
-  auth: { token: g.token },
-  ...extra,
-});
-
-async function operator(scopes) {
-  const c = open();
-  await c.next((f) => f.event === "connect.challenge");
-  c.send({ type: "req", id: "c1", method: "connect", params: connectParams(scopes ? { scopes } : {}) });
-  const hello = await c.next((f) => f.id === "c1");
-  assert.equal(hello.ok, true, JSON.stringify(hello));
-  let n = 0;
-  c.call = async (method, params) => {
-    const id = `r${++n}`;
-    c.send({ type: "req", id, method, params });
-    return c.next((f) => f.type === "res" && f.id === id, method);
-  };
-  c.hello = hello.payload;
-  return c;
-}
+const open = (url = g.wsUrl, options = {}) => openWs(url, options);
+const connectParams = (extra = {}) => baseParams(g.token, extra);
+const operator = (scopes) => connectOperator(g, scopes);
 
 describe("operator WebSocket: handshake", () => {
   test("connect.challenge, then hello-ok with protocol 4, our methods, the granted scopes and the policy", async () => {
@@ -103,7 +38,11 @@ describe("operator WebSocket: handshake", () => {
     const hello = res.payload;
     assert.equal(hello.type, "hello-ok");
     assert.equal(hello.protocol, 4);
-    assert.deepEqual(hello.features.methods, ["connect", "health", "status", "exec.approval.list", "exec.approval.get", "exec.approval.resolve"]);
+    assert.deepEqual(hello.features.methods, [
+      "connect", "health", "status", "exec.approval.list", "exec.approval.get", "exec.approval.resolve",
+      "device.pair.list", "device.pair.approve", "device.pair.reject", "device.pair.remove", "device.pair.rename",
+      "device.token.rotate", "device.token.revoke",
+    ]);
     assert.ok(hello.features.events.includes("exec.approval.requested"));
     assert.deepEqual(hello.auth, { method: "token", role: "operator", scopes: ["operator.admin", "operator.approvals"] });
     assert.equal(hello.policy.maxPayload, 26214400);
@@ -111,13 +50,14 @@ describe("operator WebSocket: handshake", () => {
     c.ws.close();
   });
 
-  test("a wrong token, a protocol mismatch, an unknown connect field, a non-connect first frame and a node role are refused and closed", async () => {
+  test("a wrong token, a protocol mismatch, an unknown connect field, a non-connect first frame and a device-less node are refused and closed", async () => {
     const cases = [
       [connectParams({ auth: { token: "wrong" } }), 1008, /unauthorized: gateway token mismatch/],
       [connectParams({ auth: undefined }), 1008, /gateway token missing/],
       [connectParams({ minProtocol: 5, maxProtocol: 5 }), 1002, /protocol mismatch/],
       [connectParams({ extra: true }), 1008, /unexpected property 'extra'/],
-      [connectParams({ role: "node" }), 1008, /role "node" is not served/],
+      [connectParams({ role: "node", scopes: [] }), 1008, /device identity required/],
+      [connectParams({ role: "worker" }), 1008, /invalid role: "worker"/],
       [connectParams({ scopes: ["operator.root"] }), 1008, /unknown scope 'operator.root'/],
     ];
     for (const [params, code, message] of cases) {

@@ -1,0 +1,61 @@
+#pragma once
+// What the two halves of the operator protocol (operator_ws.cc: frames, handshake, approvals;
+// operator_devices.cc: device proofs, pairing, device methods) share: one connection's state
+// and the frame helpers. Internal to the gateway module.
+
+#include <boost/asio/steady_timer.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gateway/operator_ws.h"
+#include "gateway/scopes.h"
+#include "json/json.h"
+
+namespace clawexec::gateway {
+
+struct OperatorHub::Connection {
+  uint64_t id = 0;
+  std::string conn_id;
+  std::shared_ptr<net::WebSocket> socket;
+  std::string nonce;
+  int64_t challenge_ts = 0;
+  bool authenticated = false;
+  bool loopback = false;
+  bool has_origin = false;    // the upgrade carried an Origin header (a browser)
+  std::string peer_address;
+  std::string role = "operator";
+  std::string client_id;
+  std::string client_mode;
+  std::string auth_method;    // token | password | device-token
+  std::string device_id;      // "" = no device identity
+  bool device_token_auth = false;
+  std::vector<std::string> scopes;
+  // Set by admit_device for hello-ok.
+  std::string issued_device_token;
+  int64_t issued_at_ms = 0;
+  std::unique_ptr<boost::asio::steady_timer> handshake_timer;
+
+  void send(std::string text) { socket->send(std::move(text)); }
+  bool holds(std::string_view scope) const { return role == "operator" && scope_satisfied("operator", scope, scopes); }
+  bool admin() const { return holds("operator.admin"); }
+  bool approval_client() const { return holds("operator.approvals"); }
+};
+
+namespace frames {
+
+std::string str(const json::Object& o, std::string_view key);
+const json::Object* obj(const json::Object& o, std::string_view key);
+std::optional<int64_t> int_member(const json::Object& o, std::string_view key);
+/// The strings of an array member; nullopt when the member is absent; an error text when it is
+/// present but not an array of strings.
+std::optional<std::vector<std::string>> string_list(const json::Object& o, std::string_view key, std::string* error);
+json::Array to_array(const std::vector<std::string>& items);
+std::string res_ok(const std::string& id, json::Value payload);
+std::string res_error(const std::string& id, std::string_view code, const std::string& message,
+                      std::optional<json::Object> details = std::nullopt);
+std::string event(const std::string& name, const json::Value& payload, std::optional<int64_t> seq = std::nullopt);
+
+}  // namespace frames
+}  // namespace clawexec::gateway
