@@ -1,0 +1,103 @@
+// Interop (not in ctest; run by scripts/interop-openclaw.sh): OpenClaw's real node host pairs
+// with our gateway, and OpenClaw's own CLI manages the pairing. The node host's first connect
+// (its Ed25519 identity, v3 signature) raises a pending request; `openclaw devices list` shows
+// it, `openclaw devices approve` approves it (the CLI retries with operator.admin, as a node
+// needs), and the restarted node host connects and is listed as connected with a device token
+// stored by our gateway. `openclaw devices reject` drops another request. Needs the reference
+// from ../shared/tools/install-reference.sh.
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sleep, waitFor } from "./lib/harness.mjs";
+import { startGateway, connect, makeDevice, deviceConnect } from "./lib/gateway.mjs";
+
+const REF = process.env.CLAWOC_REF ?? join(process.env.HOME ?? "/root", ".cache/clawexec-reference");
+const NODE = join(REF, "node24/package/bin/node");
+const OC = join(REF, "openclaw/node_modules/openclaw/openclaw.mjs");
+if (!existsSync(OC)) throw new Error(`the reference OpenClaw is not installed at ${OC}: run ../shared/tools/install-reference.sh`);
+
+let g;
+const cliHome = mkdtempSync(join(tmpdir(), "oc-dev-cli-"));
+const nodeState = mkdtempSync(join(tmpdir(), "oc-dev-node-"));
+const nodes = [];
+before(async () => {
+  g = await startGateway({ config: { gateway: { nodes: { pairing: { autoApproveLocal: false } } } } });
+  writeFileSync(join(nodeState, "openclaw.json"), JSON.stringify({ update: { checkOnStart: false }, models: { catalogRefresh: { enabled: false } } }));
+});
+after(async () => {
+  for (const n of nodes) n.kill("SIGKILL");
+  await g?.stop();
+});
+
+const ocEnv = (home, extra = {}) => ({
+  PATH: "/usr/bin:/bin", HOME: home, OPENCLAW_STATE_DIR: join(home, "state"), OPENCLAW_NO_AUTO_UPDATE: "1",
+  OPENCLAW_DISABLE_BONJOUR: "1", NO_COLOR: "1", ...extra,
+});
+
+function devices(...args) {
+  const r = spawnSync(NODE, [OC, "devices", ...args, "--url", g.wsUrl, "--token", g.token, "--json"], {
+    env: ocEnv(cliHome), encoding: "utf8", timeout: 90000,
+  });
+  const out = r.stdout.trim();
+  const start = out.search(/[[{]/);
+  return { status: r.status, json: start >= 0 ? JSON.parse(out.slice(start)) : null, out: r.stdout + r.stderr };
+}
+
+function startNodeHost() {
+  const port = new URL(g.url).port;
+  const child = spawn(NODE, [OC, "node", "run", "--host", "127.0.0.1", "--port", port, "--display-name", "oc-interop-node",
+    "--commands", "system.run,system.run.prepare,system.which,system.execApprovals.get,system.execApprovals.set"], {
+    env: { ...ocEnv(join(nodeState, "home"), { OPENCLAW_STATE_DIR: nodeState, OPENCLAW_CONFIG_PATH: join(nodeState, "openclaw.json") }), OPENCLAW_GATEWAY_TOKEN: g.token },
+    stdio: ["ignore", "pipe", "pipe"], detached: true,
+  });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  nodes.push(child);
+  child.log = () => log;
+  return child;
+}
+
+test("OpenClaw's node host pairs with our gateway through `openclaw devices list|approve`", { timeout: 240000 }, async () => {
+  const first = startNodeHost();
+  const pending = await waitFor(() => {
+    const l = devices("list");
+    return l.json?.pending?.find((p) => p.displayName === "oc-interop-node");
+  }, 90000, "the node host's pending request");
+  assert.equal(pending.clientId, "node-host");
+  assert.equal(pending.role, "node");
+  assert.match(pending.deviceId, /^[0-9a-f]{64}$/);
+  process.kill(-first.pid, "SIGKILL");
+
+  const approved = devices("approve", pending.requestId);
+  assert.equal(approved.status, 0, approved.out);
+  assert.ok(approved.out.includes(pending.deviceId), approved.out);
+  const stored = JSON.parse(readFileSync(join(g.state.dir, "gateway", "devices.json"), "utf8"));
+  const record = stored.paired.find((d) => d.deviceId === pending.deviceId);
+  assert.equal(record.approvedVia, "owner");
+  assert.ok(record.tokens.node.token.length >= 43);
+
+  // OpenClaw's node host needs a restart after approval; then it connects with its identity.
+  const second = startNodeHost();
+  const paired = await waitFor(() => {
+    const l = devices("list");
+    const d = l.json?.paired?.find((p) => p.deviceId === pending.deviceId);
+    return d?.connected ? d : null;
+  }, 90000, "the restarted node host connected");
+  assert.deepEqual(paired.tokens.map((t) => t.role), ["node"]);
+  process.kill(-second.pid, "SIGKILL");
+});
+
+test("`openclaw devices reject` drops a pending request", { timeout: 120000 }, async () => {
+  const device = makeDevice();
+  const c = await connect(g.wsUrl, (ch) => deviceConnect(device, ch, { auth: { token: g.token }, client: { id: "node-host", displayName: "to-reject", version: "t", platform: "linux", mode: "node" } }));
+  const requestId = c.res.error.details.requestId;
+  const rejected = devices("reject", requestId);
+  assert.equal(rejected.status, 0, rejected.out);
+  const l = devices("list");
+  assert.ok(!l.json.pending.some((p) => p.requestId === requestId), l.out);
+  await sleep(10);
+});
