@@ -28,6 +28,7 @@
 #include "gateway/operator_ws.h"
 #include "json/json.h"
 #include "net/http_server.h"
+#include "operator/operator_env.h"
 #include "policy/modes.h"
 #include "sys/file_system.h"
 #include "sys/whole_file.h"
@@ -104,6 +105,17 @@ class Services {
       s->shutdown(std::chrono::milliseconds(0), [left, finish] {
         if (--*left == 0) (*finish)();
       });
+    }
+  }
+  /// Every service takes the exec settings of a fresh read of the config (a reload).
+  void reload_exec_settings() {
+    for (auto& [agent, s] : services_) {
+      Result<Setup> setup = load_setup(agent);
+      if (!setup.ok()) {
+        std::fprintf(stderr, "clawexec gateway: agent %s keeps its exec settings: %s\n", agent.c_str(), setup.error().message.c_str());
+        continue;
+      }
+      s->set_exec_settings(setup->service.exec);
     }
   }
   /// The service of the gateway's default agent (--agent).
@@ -201,6 +213,11 @@ int run_gateway(const GatewayOptions& options) {
   operator_options.credential = *credential;
   operator_options.devices = devices->get();
   operator_options.auto_approve_local = settings.auto_approve_local;
+  operator_options.files = operator_ops::process_operator_env();
+  std::function<void()> reload_settings;
+  operator_options.config_changed = [&reload_settings] {
+    if (reload_settings) reload_settings();
+  };
   operator_options.version = options.version;
   if (const char* t = std::getenv("OPENCLAW_HANDSHAKE_TIMEOUT_MS"); t && *t) {
     if (std::optional<int64_t> ms = config::parse_strict_integer(t); ms && *ms > 0) operator_options.handshake_timeout_ms = *ms;
@@ -293,26 +310,31 @@ int run_gateway(const GatewayOptions& options) {
   stop_signals.async_wait([&](const boost::system::error_code& ec, int) {
     if (!ec) shutdown();
   });
-  // SIGHUP: the front door's settings (credential, origins, rate limit) and the session idle
-  // time are read again; exec settings apply to services made from now on.
+  // SIGHUP (and a config.patch from an operator): the front door's settings (credential,
+  // origins, rate limit, loopback auto-approval), the session idle time and every agent's
+  // tools.exec settings are read again.
   asio::signal_set reload(io, SIGHUP);
-  std::function<void(const boost::system::error_code&, int)> on_hup = [&](const boost::system::error_code& ec, int) {
-    if (ec) return;
+  reload_settings = [&] {
     Result<Setup> again = load_setup(options.agent_id);
     if (!again.ok()) {
       std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", again.error().message.c_str());
-    } else {
-      Result<gateway::GatewayCredential> c = credential_for(again->gateway, state_dir);
-      if (!c.ok()) {
-        std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", c.error().message.c_str());
-      } else {
-        front.set_options(front_options(again->gateway, *c, settings.bind_address, options.version));
-        hub.set_credential(*c);
-        hub.set_auto_approve_local(again->gateway.auto_approve_local);
-        endpoint.set_idle_ms(again->gateway.mcp_session_idle_ms);
-        std::fprintf(stderr, "clawexec gateway: settings reloaded\n");
-      }
+      return;
     }
+    Result<gateway::GatewayCredential> c = credential_for(again->gateway, state_dir);
+    if (!c.ok()) {
+      std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", c.error().message.c_str());
+      return;
+    }
+    front.set_options(front_options(again->gateway, *c, settings.bind_address, options.version));
+    hub.set_credential(*c);
+    hub.set_auto_approve_local(again->gateway.auto_approve_local);
+    endpoint.set_idle_ms(again->gateway.mcp_session_idle_ms);
+    services.reload_exec_settings();
+    std::fprintf(stderr, "clawexec gateway: settings reloaded\n");
+  };
+  std::function<void(const boost::system::error_code&, int)> on_hup = [&](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    reload_settings();
     reload.async_wait(on_hup);
   };
   reload.async_wait(on_hup);

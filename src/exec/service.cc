@@ -78,6 +78,11 @@ std::shared_ptr<const ServiceConfig> ExecService::shared_config() {
   return config_snapshot_;
 }
 
+void ExecService::set_exec_settings(config::ExecSettings exec) {
+  config_.exec = std::move(exec);
+  config_snapshot_.reset();
+}
+
 void ExecService::post_background(std::function<void()> work) { asio::post(background_, std::move(work)); }
 
 Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {

@@ -183,6 +183,9 @@ class ExecService {
 
   session::Registry& registry() { return registry_; }
   const ServiceConfig& config() const { return config_; }
+  /// New tools.exec settings (a config reload): calls from now on use them; calls already
+  /// running keep the snapshot they started with.
+  void set_exec_settings(config::ExecSettings exec);
   boost::asio::io_context& io() { return io_; }
 
   /// Runs `work` on the service's background thread (file writes that must not block the

@@ -7,6 +7,7 @@
 
 #include "approvals/random.h"
 #include "base/time.h"
+#include "gateway/operator_admin.h"
 #include "gateway/operator_internal.h"
 
 namespace clawexec::gateway {
@@ -94,7 +95,7 @@ constexpr int kMinNodeProtocol = 3;
 std::string_view required_scope(const std::string& method) {
   if (method.rfind("exec.approval.", 0) == 0) return "operator.approvals";
   if (method.rfind("device.pair.", 0) == 0 || method.rfind("device.token.", 0) == 0) return "operator.pairing";
-  if (method == "health" || method == "status") return "operator.read";
+  if (method == "health" || method == "status" || method == "config.get") return "operator.read";
   return "operator.admin";
 }
 
@@ -128,7 +129,11 @@ const std::vector<std::string>& OperatorHub::methods() {
                                              "device.pair.remove",
                                              "device.pair.rename",
                                              "device.token.rotate",
-                                             "device.token.revoke"};
+                                             "device.token.revoke",
+                                             "exec.approvals.get",
+                                             "exec.approvals.set",
+                                             "config.get",
+                                             "config.patch"};
   return m;
 }
 
@@ -324,6 +329,7 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
                              json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", needed}, {"requiredScopes", json::Array{json::Value(needed)}}}));
   }
   if (method.rfind("device.", 0) == 0) return device_method(c, id, method, params);
+  if (method.rfind("exec.approvals.", 0) == 0 || method.rfind("config.", 0) == 0) return admin_method(c, id, method, params);
   if (method == "health") {
     return c->send(res_ok(id, json::Object{{"ok", true}, {"ts", epoch_ms()}, {"uptimeMs", steady_ms() - started_ms_}}));
   }
@@ -366,6 +372,34 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
     if (!r.ok()) return live->send(res_error(id, "INVALID_REQUEST", r.error().message));
     live->send(res_ok(id, json::Object{{"ok", true}}));
   });
+}
+
+void OperatorHub::admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                               const json::Object& params) {
+  auto answer = [&](Result<json::Object> r) {
+    if (!r.ok()) return c->send(res_error(id, "INVALID_REQUEST", r.error().message));
+    c->send(res_ok(id, std::move(*r)));
+  };
+  std::optional<std::string> base_hash;
+  if (const json::Value* h = json::find(params, "baseHash")) {
+    if (!h->is_string() || h->get_string().empty()) return c->send(res_error(id, "INVALID_REQUEST", "invalid " + method + " params: baseHash must be a non-empty string"));
+    base_hash = std::string(h->get_string());
+  }
+  if (method == "exec.approvals.get") return answer(exec_approvals_get(options_.files));
+  if (method == "config.get") return answer(exec_config_get(options_.files));
+  if (method == "exec.approvals.set") {
+    const json::Value* file = json::find(params, "file");
+    if (!file) return c->send(res_error(id, "INVALID_REQUEST", "invalid exec.approvals.set params: file (object) required"));
+    return answer(exec_approvals_set(options_.files, *file, base_hash));
+  }
+  const json::Value* raw = json::find(params, "raw");
+  if (!raw || !raw->is_string() || raw->get_string().empty()) {
+    return c->send(res_error(id, "INVALID_REQUEST", "invalid config.patch params: raw (string) required"));
+  }
+  Result<json::Object> patched = exec_config_patch(options_.files, raw->get_string(), base_hash);
+  bool changed = patched.ok() && json::find(*patched, "changed") && json::find(*patched, "changed")->as_bool();
+  answer(std::move(patched));
+  if (changed && options_.config_changed) options_.config_changed();
 }
 
 void OperatorHub::broadcast(const std::string& event, const json::Object& payload, std::string_view scope) {

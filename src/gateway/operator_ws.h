@@ -34,6 +34,7 @@
 #include "gateway/device_pairing.h"
 #include "json/json.h"
 #include "net/http_server.h"
+#include "operator/operator_env.h"
 
 namespace clawexec::gateway {
 
@@ -56,6 +57,10 @@ struct OperatorOptions {
   GatewayCredential credential;
   DevicePairing* devices = nullptr;  // paired devices; required
   bool auto_approve_local = true;    // gateway.nodes.pairing.autoApproveLocal
+  /// The config and approvals files `exec.approvals.*` and `config.*` read and write.
+  operator_ops::OperatorEnv files;
+  /// Called after config.patch changed the config file (the gateway reloads).
+  std::function<void()> config_changed;
   std::string version;
   int64_t tick_interval_ms = 30000;
   int64_t handshake_timeout_ms = 15000;
@@ -91,6 +96,8 @@ class OperatorHub {
                     const json::Object& client, bool shared_secret_ok);
   void dispatch(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                 const json::Object& params);
+  void admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                    const json::Object& params);
   void device_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                      const json::Object& params);
   /// Sends `event` to every authenticated operator whose scopes satisfy `scope`.
