@@ -118,6 +118,12 @@ class Services {
       s->set_exec_settings(setup->service.exec);
     }
   }
+  /// Every agent's service, by agent id.
+  std::vector<std::pair<std::string, exec::ExecService*>> all() const {
+    std::vector<std::pair<std::string, exec::ExecService*>> out;
+    for (const auto& [agent, s] : services_) out.emplace_back(agent, s.get());
+    return out;
+  }
   /// The service of the gateway's default agent (--agent).
   exec::ExecService& default_service() { return *default_; }
 
@@ -214,6 +220,7 @@ int run_gateway(const GatewayOptions& options) {
   operator_options.devices = devices->get();
   operator_options.auto_approve_local = settings.auto_approve_local;
   operator_options.files = operator_ops::process_operator_env();
+  operator_options.services = [&services] { return services.all(); };
   std::function<void()> reload_settings;
   operator_options.config_changed = [&reload_settings] {
     if (reload_settings) reload_settings();

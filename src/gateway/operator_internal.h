@@ -36,6 +36,13 @@ struct OperatorHub::Connection {
   std::string issued_device_token;
   int64_t issued_at_ms = 0;
   std::unique_ptr<boost::asio::steady_timer> handshake_timer;
+  // clawexec.sessions.follow subscriptions: output already sent, by (agent, session id).
+  struct Follow {
+    std::string agent;
+    std::string session_id;
+    uint64_t sent_chars = 0;
+  };
+  std::vector<Follow> follows;
 
   void send(std::string text) { socket->send(std::move(text)); }
   bool holds(std::string_view scope) const { return role == "operator" && scope_satisfied("operator", scope, scopes); }

@@ -96,6 +96,11 @@ std::string_view required_scope(const std::string& method) {
   if (method.rfind("exec.approval.", 0) == 0) return "operator.approvals";
   if (method.rfind("device.pair.", 0) == 0 || method.rfind("device.token.", 0) == 0) return "operator.pairing";
   if (method == "health" || method == "status" || method == "config.get") return "operator.read";
+  if (method == "clawexec.sessions.list" || method == "clawexec.sessions.log" || method == "clawexec.sessions.follow" ||
+      method == "clawexec.sessions.unfollow") {
+    return "operator.read";
+  }
+  if (method == "clawexec.sessions.kill") return "operator.write";
   return "operator.admin";
 }
 
@@ -133,7 +138,16 @@ const std::vector<std::string>& OperatorHub::methods() {
                                              "exec.approvals.get",
                                              "exec.approvals.set",
                                              "config.get",
-                                             "config.patch"};
+                                             "config.patch",
+                                             "clawexec.sessions.list",
+                                             "clawexec.sessions.log",
+                                             "clawexec.sessions.follow",
+                                             "clawexec.sessions.unfollow",
+                                             "clawexec.sessions.write",
+                                             "clawexec.sessions.sendKeys",
+                                             "clawexec.sessions.submit",
+                                             "clawexec.sessions.paste",
+                                             "clawexec.sessions.kill"};
   return m;
 }
 
@@ -141,18 +155,20 @@ const std::vector<std::string>& OperatorHub::events() {
   static const std::vector<std::string> e = {"connect.challenge",      "tick",
                                              "exec.approval.requested", "exec.approval.resolved",
                                              "device.pair.requested",  "device.pair.resolved",
-                                             "device.pair.changed"};
+                                             "device.pair.changed",    "clawexec.session.output",
+                                             "clawexec.session.exited"};
   return e;
 }
 
 OperatorHub::OperatorHub(boost::asio::io_context& io, OperatorOptions options, ApprovalSource source)
-    : io_(io), options_(std::move(options)), source_(std::move(source)), started_ms_(steady_ms()), tick_timer_(io) {
+    : io_(io), options_(std::move(options)), source_(std::move(source)), started_ms_(steady_ms()), tick_timer_(io), follow_timer_(io) {
   schedule_tick();
 }
 
 OperatorHub::~OperatorHub() {
   *alive_ = false;
   tick_timer_.cancel();
+  follow_timer_.cancel();
   close_all();
 }
 
@@ -330,6 +346,7 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
   }
   if (method.rfind("device.", 0) == 0) return device_method(c, id, method, params);
   if (method.rfind("exec.approvals.", 0) == 0 || method.rfind("config.", 0) == 0) return admin_method(c, id, method, params);
+  if (method.rfind("clawexec.sessions.", 0) == 0) return session_method(c, id, method, params);
   if (method == "health") {
     return c->send(res_ok(id, json::Object{{"ok", true}, {"ts", epoch_ms()}, {"uptimeMs", steady_ms() - started_ms_}}));
   }

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "exec/service.h"
 #include "gateway/auth.h"
 #include "gateway/device_pairing.h"
 #include "json/json.h"
@@ -61,6 +62,10 @@ struct OperatorOptions {
   operator_ops::OperatorEnv files;
   /// Called after config.patch changed the config file (the gateway reloads).
   std::function<void()> config_changed;
+  /// The exec services whose sessions `clawexec.sessions.*` show and act on, by agent id.
+  std::function<std::vector<std::pair<std::string, exec::ExecService*>>()> services;
+  /// How often followed sessions are checked for new output.
+  int64_t follow_interval_ms = 200;
   std::string version;
   int64_t tick_interval_ms = 30000;
   int64_t handshake_timeout_ms = 15000;
@@ -98,6 +103,10 @@ class OperatorHub {
                 const json::Object& params);
   void admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                     const json::Object& params);
+  void session_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                      const json::Object& params);
+  void schedule_follow();
+  void check_followed();
   void device_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                      const json::Object& params);
   /// Sends `event` to every authenticated operator whose scopes satisfy `scope`.
@@ -113,6 +122,8 @@ class OperatorHub {
   uint64_t event_seq_ = 0;
   int64_t started_ms_ = 0;
   boost::asio::steady_timer tick_timer_;
+  boost::asio::steady_timer follow_timer_;
+  bool follow_scheduled_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

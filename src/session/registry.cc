@@ -31,8 +31,8 @@ std::shared_ptr<Session> Registry::finished(std::string_view id) const {
   return it == finished_.end() ? nullptr : it->second.session;
 }
 
-Result<std::string> Registry::resolve_id(std::string_view text, std::string_view scope_key) const {
-  auto in_scope = [scope_key](const Session& s) { return s.scope_key == scope_key; };
+Result<std::string> Registry::resolve_id(std::string_view text, std::optional<std::string_view> scope_key) const {
+  auto in_scope = [scope_key](const Session& s) { return !scope_key || s.scope_key == *scope_key; };
   if (auto s = running(text); s && in_scope(*s)) return std::string(text);
   if (auto s = finished(text); s && in_scope(*s)) return std::string(text);
   std::vector<std::string> candidates;

@@ -41,8 +41,9 @@ class Registry {
   /// a prefix of (completion notices show only 8 characters of the id). A prefix that ends
   /// where a longer id continues with '-' is not an abbreviation but the id of a session that
   /// is gone ("cozy-owl" never names "cozy-owl-2"). Several: an error naming the prefix and
-  /// listing the candidates. None: `text` (the caller reports "No session found").
-  Result<std::string> resolve_id(std::string_view text, std::string_view scope_key) const;
+  /// listing the candidates. None: `text` (the caller reports "No session found"). A null
+  /// scope_key looks in every scope (the gateway operator's view).
+  Result<std::string> resolve_id(std::string_view text, std::optional<std::string_view> scope_key) const;
 
   void mark_backgrounded(Session& session);
 

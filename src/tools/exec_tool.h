@@ -22,4 +22,9 @@ void run_exec_tool(exec::ExecService& service, std::shared_ptr<exec::ClientSessi
 void run_process_tool(exec::ExecService& service, const exec::ClientSession& client, const json::Object& args,
                       std::shared_ptr<exec::CancelSignal> cancel, ToolDone done);
 
+/// The operator's view of the process tool (the gateway's clawexec.sessions.* methods): `args`
+/// as the process tool takes them (checked here), over every client's sessions, limited to list,
+/// log, write, send-keys, submit, paste and kill (list entries also carry each one's `scope`).
+void run_operator_process_action(exec::ExecService& service, const json::Value& args, ToolDone done);
+
 }  // namespace clawexec::tools

@@ -30,7 +30,8 @@ json::Object running_result_details(const session::Session& s);
 
 class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
  public:
-  ProcessAction(exec::ExecService& service, json::Object args, std::string scope_key,
+  /// `scope_key` nullopt: every client's sessions (the operator's view).
+  ProcessAction(exec::ExecService& service, json::Object args, std::optional<std::string> scope_key,
                 std::shared_ptr<exec::CancelSignal> cancel, ToolDone done)
       : service_(service),
         args_(std::move(args)),
@@ -41,7 +42,7 @@ class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
   void run();
 
  private:
-  bool in_scope(const std::shared_ptr<session::Session>& s) const { return s && s->scope_key == scope_key_; }
+  bool in_scope(const std::shared_ptr<session::Session>& s) const { return s && (!scope_key_ || s->scope_key == *scope_key_); }
   RunningState describe(const session::Session& s) const;
   std::string input_wait_hint(const RunningState& r) const {
     return r.waiting_for_input ? session::input_wait_hint(r.idle_ms) : "";
@@ -71,7 +72,7 @@ class ProcessAction : public std::enable_shared_from_this<ProcessAction> {
 
   exec::ExecService& service_;
   json::Object args_;
-  std::string scope_key_;
+  std::optional<std::string> scope_key_;
   std::shared_ptr<exec::CancelSignal> cancel_;  // may be null
   ToolDone done_;
   std::string id_;

@@ -24,6 +24,9 @@ namespace {
 constexpr int64_t kMaxPollWaitMs = 30'000;
 constexpr std::string_view kActions[] = {"list",  "poll", "log",  "write", "send-keys",
                                          "submit", "paste", "kill", "clear", "remove"};
+// poll and clear drain output its client has not read, remove forgets the session: those stay
+// the client's own.
+constexpr std::string_view kOperatorActions[] = {"list", "log", "write", "send-keys", "submit", "paste", "kill"};
 
 }  // namespace
 
@@ -117,7 +120,8 @@ void ProcessAction::run() {
   id_ = string_arg(args_, "sessionId").value_or("");
   if (id_.empty()) return respond(fail("sessionId is required for this action."));
   session::Registry& registry = service_.registry();
-  Result<std::string> resolved = registry.resolve_id(id_, scope_key_);  // a unique prefix names its session
+  Result<std::string> resolved =
+      registry.resolve_id(id_, scope_key_ ? std::optional<std::string_view>(*scope_key_) : std::nullopt);  // a unique prefix names its session
   if (!resolved.ok()) return respond(fail(resolved.error().message));
   id_ = std::move(resolved).value();
   if (auto s = registry.running(id_); in_scope(s)) running_ = s;
@@ -138,7 +142,7 @@ void ProcessAction::list() {
   std::vector<std::string> lines;
   int64_t now = epoch_ms();
   for (const std::shared_ptr<session::Session>& s : service_.registry().list()) {
-    if (s->scope_key != scope_key_) continue;
+    if (!in_scope(s)) continue;
     json::Object e;
     bool finished = s->exited && s->exit;
     e["sessionId"] = s->id;
@@ -150,6 +154,7 @@ void ProcessAction::list() {
     e["runtimeMs"] = runtime;
     e["cwd"] = s->cwd;
     e["command"] = s->command;
+    if (!scope_key_) e["scope"] = s->scope_key;
     put_name(e, *s);
     e["tail"] = s->output.tail();
     e["truncated"] = s->output.truncated();
@@ -295,6 +300,17 @@ void run_process_tool(exec::ExecService& service, const exec::ClientSession& cli
                       std::shared_ptr<exec::CancelSignal> cancel, ToolDone done) {
   auto action = std::make_shared<ProcessAction>(service, args, client.scope_key, std::move(cancel), std::move(done));
   action->run();
+}
+
+void run_operator_process_action(exec::ExecService& service, const json::Value& args, ToolDone done) {
+  Result<json::Object> checked = validate_arguments(process_tool_spec(), args);
+  if (!checked.ok()) return done(fail(checked.error().message));
+  std::string action = string_arg(*checked, "action").value_or("");
+  if (std::find(std::begin(kOperatorActions), std::end(kOperatorActions), action) == std::end(kOperatorActions)) {
+    return done(fail("process action \"" + action + "\" is not offered to operators (list, log, write, send-keys, submit, paste, kill)"));
+  }
+  auto run = std::make_shared<ProcessAction>(service, std::move(*checked), std::nullopt, nullptr, std::move(done));
+  run->run();
 }
 
 }  // namespace clawexec::tools
