@@ -134,13 +134,20 @@ class Services {
   exec::ExecService* default_ = nullptr;
 };
 
-std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, Services& services,
+// The operator channel (`clawexec approvals pending|resolve|watch`) sees every approval the
+// gateway holds: the exec services' and the ones asked for over the WebSocket.
+std::unique_ptr<approvals::OperatorChannel> start_channel(asio::io_context& io, Services& services, gateway::OperatorHub& hub,
                                                           const exec::ServiceConfig& config,
                                                           exec::ExecService::ApprovalEvents also) {
   approvals::OperatorChannel::Provider provider;
-  provider.list = [&services] { return services.pending(); };
-  provider.resolve = [&services](std::string id, std::string decision, std::string by,
-                                 std::function<void(Result<void>)> done) {
+  provider.list = [&services, &hub] {
+    std::vector<json::Object> all = services.pending();
+    for (json::Object& o : hub.external_pending()) all.push_back(std::move(o));
+    return all;
+  };
+  provider.resolve = [&services, &hub](std::string id, std::string decision, std::string by,
+                                       std::function<void(Result<void>)> done) {
+    if (hub.resolve_external(id, decision, by, done)) return;
     services.resolve(id, decision, by, std::move(done));
   };
   return start_operator_channel(io, config, "gateway", std::move(provider),
@@ -237,7 +244,7 @@ int run_gateway(const GatewayOptions& options) {
   };
   gateway::OperatorHub hub(io, operator_options, approval_source);
   std::unique_ptr<approvals::OperatorChannel> channel =
-      start_channel(io, services, services.default_service().config(),
+      start_channel(io, services, hub, services.default_service().config(),
                     {[&hub](const json::Object& a) { hub.approval_requested(a); },
                      [&hub](const std::string& id, const std::string& decision, const std::string& by) {
                        hub.approval_resolved(id, decision, by);

@@ -4,6 +4,7 @@
 // and the frame helpers. Internal to the gateway module.
 
 #include <boost/asio/steady_timer.hpp>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@ struct OperatorHub::Connection {
   std::string device_id;      // "" = no device identity
   bool device_token_auth = false;
   std::vector<std::string> scopes;
+  std::vector<std::string> caps;
   // Set by admit_device for hello-ok.
   std::string issued_device_token;
   int64_t issued_at_ms = 0;
@@ -48,6 +50,32 @@ struct OperatorHub::Connection {
   bool holds(std::string_view scope) const { return role == "operator" && scope_satisfied("operator", scope, scopes); }
   bool admin() const { return holds("operator.admin"); }
   bool approval_client() const { return holds("operator.approvals"); }
+  /// OpenClaw's canDeliverApprovals for exec: operator.admin or operator.approvals granted
+  /// literally, and a client that shows approvals (the Control UI, an app, or cap approvals /
+  /// exec-approvals). Only such clients count as a route for an exec.approval.request.
+  bool delivers_approvals() const {
+    auto has = [](const std::vector<std::string>& v, std::string_view s) { return std::find(v.begin(), v.end(), s) != v.end(); };
+    if (role != "operator" || !(has(scopes, "operator.admin") || has(scopes, "operator.approvals"))) return false;
+    return client_id == "openclaw-control-ui" || client_id == "openclaw-macos" || client_id == "openclaw-ios" ||
+           client_id == "openclaw-android" || has(caps, "approvals") || has(caps, "exec-approvals");
+  }
+};
+
+/// An approval asked for over the WebSocket (exec.approval.request), until it is settled and
+/// then for a grace period in which waitDecision still answers.
+struct OperatorHub::ExternalApproval {
+  std::string id;
+  json::Object request;  // OpenClaw's request shape, display texts escaped
+  std::vector<std::string> allowed;
+  int64_t created_at_ms = 0;
+  int64_t expires_at_ms = 0;
+  uint64_t requester = 0;  // connection id
+  std::string requester_device;
+  bool settled = false;
+  std::optional<std::string> decision;  // nullopt: expired without one
+  std::string terminal_reason;          // user | timeout | no-route
+  std::vector<std::function<void(const ExternalApproval&)>> on_settled;
+  std::unique_ptr<boost::asio::steady_timer> timer;
 };
 
 namespace frames {

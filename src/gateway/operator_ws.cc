@@ -104,19 +104,6 @@ std::string_view required_scope(const std::string& method) {
   return "operator.admin";
 }
 
-// The approval as `exec.approval.list` and the events carry it.
-json::Object approval_record(const json::Object& a) {
-  json::Object request;
-  for (std::string_view key : {"command", "cwd", "host", "agentId", "warningText", "allowedDecisions", "security", "ask"}) {
-    if (const json::Value* v = json::find(a, key)) request[key] = *v;
-  }
-  request["nodeId"] = nullptr;
-  json::Object out{{"approvalKind", "exec"}, {"id", str(a, "id")}, {"request", std::move(request)}};
-  if (auto v = int_member(a, "createdAtMs")) out["createdAtMs"] = *v;
-  if (auto v = int_member(a, "expiresAtMs")) out["expiresAtMs"] = *v;
-  return out;
-}
-
 std::string mode_name(config::GatewayAuthMode mode) { return mode == config::GatewayAuthMode::kPassword ? "password" : "token"; }
 
 }  // namespace
@@ -128,6 +115,8 @@ const std::vector<std::string>& OperatorHub::methods() {
                                              "exec.approval.list",
                                              "exec.approval.get",
                                              "exec.approval.resolve",
+                                             "exec.approval.request",
+                                             "exec.approval.waitDecision",
                                              "device.pair.list",
                                              "device.pair.approve",
                                              "device.pair.reject",
@@ -279,6 +268,8 @@ void OperatorHub::handshake(const std::shared_ptr<Connection>& c, const json::Ob
   c->client_id = str(*client, "id");
   c->client_mode = str(*client, "mode");
   c->scopes = std::move(unique);
+  c->caps = frames::string_list(*params, "caps", &list_error).value_or(std::vector<std::string>{});
+  if (!list_error.empty()) return refuse("INVALID_REQUEST", "invalid connect params: " + list_error, 1008, "invalid-handshake");
 
   // The shared secret, when one is sent, must be right; a device token alone is checked with the
   // device below.
@@ -357,38 +348,7 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
     out["operators"] = static_cast<int64_t>(connections_.size());
     return c->send(res_ok(id, std::move(out)));
   }
-  // exec.approval.*: the reference shows a record to operator.admin, and to operator.approvals
-  // when no connection or device requested it; ours all come from MCP sessions, not from
-  // operator connections, so every approver sees them.
-  std::vector<json::Object> pending = source_.list();
-  if (method == "exec.approval.list") {
-    json::Array out;
-    for (const json::Object& a : pending) out.emplace_back(approval_record(a));
-    return c->send(res_ok(id, std::move(out)));
-  }
-  std::string approval_id = str(params, "id");
-  auto found = std::find_if(pending.begin(), pending.end(), [&](const json::Object& a) { return str(a, "id") == approval_id; });
-  if (found == pending.end()) {
-    return c->send(res_error(id, "INVALID_REQUEST", "unknown or expired approval id", json::Object{{"reason", "APPROVAL_NOT_FOUND"}}));
-  }
-  if (method == "exec.approval.get") {
-    json::Object out{{"id", approval_id}, {"commandText", str(*found, "command")}, {"host", str(*found, "host")},
-                     {"nodeId", nullptr}, {"agentId", str(*found, "agentId")}};
-    if (const json::Value* d = json::find(*found, "allowedDecisions")) out["allowedDecisions"] = *d;
-    if (auto v = int_member(*found, "expiresAtMs")) out["expiresAtMs"] = *v;
-    return c->send(res_ok(id, std::move(out)));
-  }
-  std::string decision = str(params, "decision");
-  if (decision != "allow-once" && decision != "allow-always" && decision != "deny") {
-    return c->send(res_error(id, "INVALID_REQUEST", "invalid decision: expected allow-once, allow-always or deny"));
-  }
-  std::weak_ptr<Connection> weak = c;
-  source_.resolve(approval_id, decision, "gateway", [weak, id](Result<void> r) {
-    auto live = weak.lock();
-    if (!live) return;
-    if (!r.ok()) return live->send(res_error(id, "INVALID_REQUEST", r.error().message));
-    live->send(res_ok(id, json::Object{{"ok", true}}));
-  });
+  return approval_method(c, id, method, params);
 }
 
 void OperatorHub::admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
@@ -424,20 +384,6 @@ void OperatorHub::broadcast(const std::string& event, const json::Object& payloa
   for (auto& [id, c] : connections_) {
     if (c->authenticated && c->holds(scope)) c->send(frame);
   }
-}
-
-void OperatorHub::approval_requested(const json::Object& approval) {
-  broadcast("exec.approval.requested", approval_record(approval), "operator.approvals");
-}
-
-void OperatorHub::approval_resolved(const std::string& id, const std::string& decision, const std::string& resolved_by) {
-  json::Object payload{{"id", id}, {"resolvedBy", resolved_by}, {"ts", epoch_ms()}};
-  if (decision.empty()) {
-    payload["decision"] = nullptr;
-  } else {
-    payload["decision"] = decision;
-  }
-  broadcast("exec.approval.resolved", payload, "operator.approvals");
 }
 
 void OperatorHub::schedule_tick() {

@@ -90,9 +90,16 @@ class OperatorHub {
   /// The methods hello-ok lists (exactly what we implement).
   static const std::vector<std::string>& methods();
   static const std::vector<std::string>& events();
+  /// The approvals asked for over the WebSocket that are still pending, in the operator
+  /// channel's shape (so `clawexec approvals pending|resolve` see them too).
+  std::vector<json::Object> external_pending() const;
+  /// Settles one of those; false when `id` is not one of them.
+  bool resolve_external(const std::string& id, const std::string& decision, const std::string& resolved_by,
+                        std::function<void(Result<void>)> done);
 
  private:
   struct Connection;
+  struct ExternalApproval;
   void on_message(const std::shared_ptr<Connection>& c, std::string text);
   void handshake(const std::shared_ptr<Connection>& c, const json::Object& frame);
   // The device part of connect: proof, device token, pairing. False when it refused the
@@ -101,6 +108,12 @@ class OperatorHub {
                     const json::Object& client, bool shared_secret_ok);
   void dispatch(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                 const json::Object& params);
+  void approval_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                       const json::Object& params);
+  void request_approval(const std::shared_ptr<Connection>& c, const std::string& id, const json::Object& params);
+  void settle_external(const std::shared_ptr<ExternalApproval>& a, std::optional<std::string> decision,
+                       const std::string& terminal_reason, const std::string& resolved_by);
+  bool visible(const Connection& c, const ExternalApproval& a) const;
   void admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                     const json::Object& params);
   void session_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
@@ -118,6 +131,9 @@ class OperatorHub {
   OperatorOptions options_;
   ApprovalSource source_;
   std::map<uint64_t, std::shared_ptr<Connection>> connections_;
+  std::map<std::string, std::shared_ptr<ExternalApproval>> external_;
+  // waitDecision callers on the exec services' approvals, answered by approval_resolved.
+  std::map<std::string, std::vector<std::function<void(const std::optional<std::string>&)>>> service_waiters_;
   uint64_t next_conn_ = 1;
   uint64_t event_seq_ = 0;
   int64_t started_ms_ = 0;

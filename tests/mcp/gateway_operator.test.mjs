@@ -39,9 +39,14 @@ describe("operator WebSocket: handshake", () => {
     assert.equal(hello.type, "hello-ok");
     assert.equal(hello.protocol, 4);
     assert.deepEqual(hello.features.methods, [
-      "connect", "health", "status", "exec.approval.list", "exec.approval.get", "exec.approval.resolve",
+      "connect", "health", "status",
+      "exec.approval.list", "exec.approval.get", "exec.approval.resolve", "exec.approval.request", "exec.approval.waitDecision",
       "device.pair.list", "device.pair.approve", "device.pair.reject", "device.pair.remove", "device.pair.rename",
       "device.token.rotate", "device.token.revoke",
+      "exec.approvals.get", "exec.approvals.set", "config.get", "config.patch",
+      "clawexec.sessions.list", "clawexec.sessions.log", "clawexec.sessions.follow", "clawexec.sessions.unfollow",
+      "clawexec.sessions.write", "clawexec.sessions.sendKeys", "clawexec.sessions.submit", "clawexec.sessions.paste",
+      "clawexec.sessions.kill",
     ]);
     assert.ok(hello.features.events.includes("exec.approval.requested"));
     assert.deepEqual(hello.auth, { method: "token", role: "operator", scopes: ["operator.admin", "operator.approvals"] });
@@ -189,5 +194,127 @@ describe("operator WebSocket: load", () => {
     assert.ok(sockets.every((s) => s.closed() === null), "none was dropped");
     for (const s of sockets) s.ws.terminate();
     op.ws.close();
+  });
+});
+
+describe("operator WebSocket: exec.approval.request and waitDecision", () => {
+  const requesterParams = (extra = {}) => connectParams({ scopes: ["operator.admin"], ...extra });
+  async function client(params) {
+    const c = open();
+    await c.next((f) => f.event === "connect.challenge");
+    c.send({ type: "req", id: "c1", method: "connect", params });
+    const hello = await c.next((f) => f.id === "c1");
+    assert.equal(hello.ok, true, JSON.stringify(hello));
+    let n = 0;
+    c.request = (method, params) => {
+      const id = `q${++n}`;
+      c.send({ type: "req", id, method, params });
+      return id;
+    };
+    c.answers = (id) => c.frames.filter((f) => f.type === "res" && f.id === id);
+    return c;
+  }
+
+  test("with no client that shows approvals the request expires at once (no-route)", async () => {
+    const requester = await client(requesterParams());
+    const q = requester.request("exec.approval.request", { command: "rm -rf /tmp/x", host: "gateway", twoPhase: true });
+    const res = await requester.next((f) => f.id === q);
+    assert.equal(res.ok, true, JSON.stringify(res));
+    assert.equal(res.payload.decision, null);
+    await sleep(200);
+    assert.equal(requester.answers(q).length, 1, "no 'accepted' answer when there is no route");
+    const wq = requester.request("exec.approval.waitDecision", { id: res.payload.id });
+    const waited = await requester.next((f) => f.id === wq);
+    assert.equal(waited.payload.terminalReason, "no-route");
+    assert.equal(waited.payload.decision, null);
+    requester.ws.close();
+  });
+
+  test("twoPhase: accepted, delivered (escaped) to an approval client, resolved, then the decision under the same id", async () => {
+    const approver = await client(connectParams({ scopes: ["operator.admin"], caps: ["exec-approvals"] }));
+    const bystander = await client(connectParams({ scopes: ["operator.approvals"], caps: ["exec-approvals"] }));
+    const requester = await client(requesterParams());
+    const q = requester.request("exec.approval.request", {
+      command: "echo \u001b[2Jhidden",
+      cwd: "/tmp",
+      host: "gateway",
+      ask: "always",
+      agentId: "main",
+      env: { SECRET_TOKEN: "v" },
+      twoPhase: true,
+      timeoutMs: 60000,
+    });
+    const accepted = await requester.next((f) => f.id === q);
+    assert.equal(accepted.payload.status, "accepted", JSON.stringify(accepted));
+    assert.equal(accepted.payload.deliveryRoute, "approval-client");
+    const id = accepted.payload.id;
+    const event = await approver.next((f) => f.event === "exec.approval.requested" && f.payload.id === id, "requested");
+    assert.equal(event.payload.request.command, "echo \\e[2Jhidden", "the escape is shown, not obeyed");
+    assert.deepEqual(event.payload.request.allowedDecisions, ["allow-once", "deny"]);
+    assert.deepEqual(event.payload.request.envKeys, ["SECRET_TOKEN"]);
+    assert.ok(!JSON.stringify(event.payload).includes('"v"'), "env values are not sent");
+    await sleep(200);
+    assert.ok(!bystander.frames.some((f) => f.event === "exec.approval.requested" && f.payload.id === id), "a non-admin approver does not see another connection's request");
+    assert.ok(!requester.frames.some((f) => f.event === "exec.approval.requested" && f.payload.id === id), "nor does the requester");
+    // The operator channel (clawexec approvals) has it too.
+    const cli = spawnSync(CLAWEXEC, ["approvals", "pending", "--json"], { env: g.env, encoding: "utf8" });
+    assert.ok(JSON.parse(cli.stdout).some((a) => a.id === id), cli.stdout + cli.stderr);
+    const wq = bystander.request("exec.approval.waitDecision", { id });
+    assert.equal((await bystander.next((f) => f.id === wq)).error.message, "approval expired or not found");
+    const aw = approver.request("exec.approval.waitDecision", { id });
+    const notAllowed = approver.request("exec.approval.resolve", { id, decision: "allow-always" });
+    assert.match((await approver.next((f) => f.id === notAllowed)).error.message, /not allowed/);
+    const rq = approver.request("exec.approval.resolve", { id, decision: "allow-once" });
+    assert.equal((await approver.next((f) => f.id === rq)).ok, true);
+    const final = await waitFor(() => requester.answers(q)[1], 5000, "the second answer");
+    assert.equal(final.payload.id, id);
+    assert.equal(final.payload.decision, "allow-once");
+    const waited = await approver.next((f) => f.id === aw);
+    assert.equal(waited.payload.decision, "allow-once");
+    assert.equal(waited.payload.terminalReason, "user");
+    const resolved = await approver.next((f) => f.event === "exec.approval.resolved" && f.payload.id === id);
+    assert.equal(resolved.payload.decision, "allow-once");
+    for (const c of [approver, bystander, requester]) c.ws.close();
+  });
+
+  test("an unanswered request times out; `clawexec approvals resolve` settles one; bad requests are refused", async () => {
+    const approver = await client(connectParams({ scopes: ["operator.approvals"], client: { id: "openclaw-control-ui", version: "t", platform: "linux", mode: "ui" } }));
+    const requester = await client(requesterParams());
+    // The Control UI is an approval client; the request is not visible to it (not admin, another
+    // connection), so there is no route for it.
+    let q = requester.request("exec.approval.request", { command: "true", timeoutMs: 300 });
+    assert.equal((await requester.next((f) => f.id === q)).payload.decision, null);
+    const admin = await client(connectParams({ scopes: ["operator.admin"], client: { id: "openclaw-control-ui", version: "t", platform: "linux", mode: "ui" } }));
+    q = requester.request("exec.approval.request", { command: "true", timeoutMs: 300 });
+    const timed = await requester.next((f) => f.id === q, "timeout answer");
+    assert.equal(timed.payload.decision, null);
+    const wq = requester.request("exec.approval.waitDecision", { id: timed.payload.id });
+    assert.equal((await requester.next((f) => f.id === wq)).payload.terminalReason, "timeout");
+
+    q = requester.request("exec.approval.request", { id: "from-cli-1", commandArgv: ["ls", "-la", "my dir"] });
+    const seen = await admin.next((f) => f.event === "exec.approval.requested" && f.payload.id === "from-cli-1");
+    assert.equal(seen.payload.request.command, "ls -la 'my dir'");
+    const cli = spawnSync(CLAWEXEC, ["approvals", "resolve", "from-cli-1", "deny"], { env: g.env, encoding: "utf8" });
+    assert.equal(cli.status, 0, cli.stdout + cli.stderr);
+    assert.equal((await requester.next((f) => f.id === q)).payload.decision, "deny");
+
+    const bad = [
+      [{ command: "x", bogus: 1 }, /unexpected property 'bogus'/],
+      [{ host: "gateway" }, /^command is required$/],
+      [{ id: "plugin:x", command: "x" }, /approval ids starting with plugin: are reserved/],
+      [{ host: "node", command: "x" }, /nodeId is required for host=node/],
+      [{ host: "node", nodeId: "n1", command: "x" }, /systemRunPlan is required for host=node/],
+      [{ command: "x", timeoutMs: 0 }, /timeoutMs must be an integer >= 1/],
+    ];
+    for (const [params, message] of bad) {
+      const id = requester.request("exec.approval.request", params);
+      const r = await requester.next((f) => f.id === id);
+      assert.equal(r.ok, false, JSON.stringify(params));
+      assert.match(r.error.message, message);
+    }
+    q = requester.request("exec.approval.request", { id: "dup-1", command: "x", requireDeliveryRoute: false, timeoutMs: 60000 });
+    const dup = requester.request("exec.approval.request", { id: "dup-1", command: "y" });
+    assert.equal((await requester.next((f) => f.id === dup)).error.message, "approval id already pending");
+    for (const c of [approver, requester, admin]) c.ws.close();
   });
 });
