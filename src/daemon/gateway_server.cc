@@ -19,6 +19,7 @@
 #include "base/time.h"
 #include "config/env_lookup.h"
 #include "config/paths.h"
+#include "daemon/channel_mirror.h"
 #include "daemon/operator_link.h"
 #include "daemon/setup.h"
 #include "gateway/auth.h"
@@ -236,10 +237,20 @@ int run_gateway(const GatewayOptions& options) {
   if (const char* t = std::getenv("OPENCLAW_HANDSHAKE_TIMEOUT_MS"); t && *t) {
     if (std::optional<int64_t> ms = config::parse_strict_integer(t); ms && *ms > 0) operator_options.handshake_timeout_ms = *ms;
   }
+  // The WebSocket's approvals: the gateway's own services' and, through the operator channel,
+  // those of every other clawexec process on the machine (the mirror, started below).
+  std::unique_ptr<ChannelMirror> mirror;
   gateway::ApprovalSource approval_source;
-  approval_source.list = [&services] { return services.pending(); };
-  approval_source.resolve = [&services](std::string id, std::string decision, std::string by,
-                                        std::function<void(Result<void>)> done) {
+  approval_source.list = [&services, &mirror] {
+    std::vector<json::Object> all = services.pending();
+    if (mirror) {
+      for (json::Object& o : mirror->pending()) all.push_back(std::move(o));
+    }
+    return all;
+  };
+  approval_source.resolve = [&services, &mirror](std::string id, std::string decision, std::string by,
+                                                 std::function<void(Result<void>)> done) {
+    if (mirror && mirror->has(id)) return mirror->resolve(id, decision, by, std::move(done));
     services.resolve(id, decision, by, std::move(done));
   };
   gateway::OperatorHub hub(io, operator_options, approval_source);
@@ -250,6 +261,16 @@ int run_gateway(const GatewayOptions& options) {
                        hub.approval_resolved(id, decision, by);
                      }});
   server_options.pending_approvals = channel != nullptr;
+  if (channel) {
+    if (Result<ChannelAddress> address = operator_channel_address(services.default_service().config()); address.ok()) {
+      mirror = std::make_unique<ChannelMirror>(io, address->socket_path, address->token, ::getpid(),
+                                               ChannelMirror::Events{[&hub](const json::Object& a) { hub.approval_requested(a); },
+                                                                     [&hub](const std::string& id, const std::string& d, const std::string& by) {
+                                                                       hub.approval_resolved(id, d, by);
+                                                                     }});
+      mirror->start();
+    }
+  }
 
   gateway::McpEndpointOptions endpoint_options;
   endpoint_options.service_for = [&services](const std::string& agent) { return services.get(agent); };
@@ -354,6 +375,7 @@ int run_gateway(const GatewayOptions& options) {
   reload.async_wait(on_hup);
   services.default_service().warm_up_shell_environment();
   io.run();
+  if (mirror) mirror->stop();
   if (channel) channel->stop();
   ::unlink(status_path.c_str());
   return 0;

@@ -9,21 +9,26 @@
 
 namespace clawexec::daemon {
 
+Result<ChannelAddress> operator_channel_address(const exec::ServiceConfig& config) {
+  approvals::ApprovalsStore store(config.approvals_paths);
+  approvals::ResolvedApprovals resolved =
+      TRY(store.resolve(config.agent_id, policy::ApprovalsOverrides{}, approvals::SocketRequirement::kRequired));
+  if (resolved.token.empty()) return Error::invalid("no socket token");
+  return ChannelAddress{resolved.socket_path, resolved.token};
+}
+
 std::unique_ptr<approvals::OperatorChannel> start_operator_channel(
     boost::asio::io_context& io, const exec::ServiceConfig& config, std::string_view command,
     approvals::OperatorChannel::Provider provider,
     const std::function<void(exec::ExecService::ApprovalEvents)>& set_events, exec::ExecService::ApprovalEvents also) {
-  approvals::ApprovalsStore store(config.approvals_paths);
-  Result<approvals::ResolvedApprovals> resolved =
-      store.resolve(config.agent_id, policy::ApprovalsOverrides{}, approvals::SocketRequirement::kRequired);
-  if (!resolved.ok() || resolved->token.empty()) {
+  Result<ChannelAddress> address = operator_channel_address(config);
+  if (!address.ok()) {
     std::fprintf(stderr, "clawexec %.*s: warning: no operator channel (%s); approvals fall back to askFallback\n",
-                 static_cast<int>(command.size()), command.data(),
-                 resolved.ok() ? "no socket token" : resolved.error().message.c_str());
+                 static_cast<int>(command.size()), command.data(), address.error().message.c_str());
     set_events(std::move(also));
     return nullptr;
   }
-  auto channel = std::make_unique<approvals::OperatorChannel>(io, resolved->socket_path, resolved->token, std::move(provider));
+  auto channel = std::make_unique<approvals::OperatorChannel>(io, address->socket_path, address->token, std::move(provider));
   approvals::OperatorChannel* raw = channel.get();
   set_events({[raw, also](const json::Object& a) {
                 raw->publish_requested(a);

@@ -9,12 +9,20 @@
 #include <boost/asio/io_context.hpp>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "approvals/operator_channel.h"
 #include "exec/service.h"
 
 namespace clawexec::daemon {
+
+/// The channel's socket and token for `config` (created in the approvals document when missing).
+struct ChannelAddress {
+  std::string socket_path;
+  std::string token;
+};
+Result<ChannelAddress> operator_channel_address(const exec::ServiceConfig& config);
 
 /// `set_events` installs the combined events on the process's exec service(s).
 std::unique_ptr<approvals::OperatorChannel> start_operator_channel(

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { CLAWEXEC, sleep, waitFor } from "./lib/harness.mjs";
+import { CLAWEXEC, sleep, waitFor, startServer } from "./lib/harness.mjs";
 import { startGateway, openWs, connectParams as baseParams, operator as connectOperator } from "./lib/gateway.mjs";
 
 let g;
@@ -316,5 +316,33 @@ describe("operator WebSocket: exec.approval.request and waitDecision", () => {
     const dup = requester.request("exec.approval.request", { id: "dup-1", command: "y" });
     assert.equal((await requester.next((f) => f.id === dup)).error.message, "approval id already pending");
     for (const c of [approver, requester, admin]) c.ws.close();
+  });
+});
+
+describe("operator WebSocket: the machine's other clawexec processes", () => {
+  test("a `clawexec serve` approval appears on the gateway, is resolved there, and its command runs", async () => {
+    const op = await operator();
+    const serve = await startServer({ stateDir: g.state.dir });
+    try {
+      const pending = await serve.call("exec", { command: "echo from-serve-approved" });
+      assert.match(pending.text, /Approval required/);
+      const id = pending.details.approvalId;
+      const requested = await op.next((f) => f.event === "exec.approval.requested" && f.payload.id === id, "the serve approval on the WebSocket");
+      assert.match(requested.payload.request.command, /from-serve-approved/);
+      let r = await op.call("exec.approval.list", {});
+      assert.ok(r.payload.some((a) => a.id === id), JSON.stringify(r.payload));
+      r = await op.call("exec.approval.get", { id });
+      assert.match(r.payload.commandText, /from-serve-approved/);
+      r = await op.call("exec.approval.resolve", { id, decision: "allow-once" });
+      assert.equal(r.ok, true, JSON.stringify(r));
+      const resolved = await op.next((f) => f.event === "exec.approval.resolved" && f.payload.id === id, "resolved");
+      assert.equal(resolved.payload.decision, "allow-once");
+      await waitFor(() => serve.notifications.find((n) => /from-serve-approved/.test(n.data)), 10000, "the serve's approved run");
+      r = await op.call("exec.approval.list", {});
+      assert.ok(!r.payload.some((a) => a.id === id), "gone once resolved");
+    } finally {
+      await serve.close().catch(() => {});
+      op.ws.close();
+    }
   });
 });
