@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
-(cd tests/mcp && [ -d node_modules/ws ] || npm ci --silent)
+(cd tests/mcp && [ -d node_modules/@modelcontextprotocol/conformance ] || npm ci --silent)
 cd tests/mcp
 CLAWEXEC_BIN=$PWD/../../$BUILD_DIR/bin/clawexec CLAWEXEC_SHIM=$PWD/../../$BUILD_DIR/bin/clawexec-shim \
   exec node --test --test-concurrency=1 --test-reporter=spec ./*.interop.mjs

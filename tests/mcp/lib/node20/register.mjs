@@ -1,0 +1,3 @@
+// `node --import ./lib/node20/register.mjs ...`: installs hooks.mjs (see there).
+import { register } from "node:module";
+register("./hooks.mjs", import.meta.url);
