@@ -136,7 +136,11 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
     opt.idle_timeout = server_->limits.ws_idle_timeout;
     opt.keep_alive_pings = true;
     ws_.set_option(opt);
-    ws_.read_message_max(server_->limits.ws_initial_max_message);
+    // The message limit is ours (see read()), not Beast's: Beast fails an oversized message by
+    // tearing the connection down without draining what the peer is still sending, so the peer
+    // gets a reset (EPIPE) instead of the 1009 close frame.
+    ws_.read_message_max(0);
+    max_message_ = server_->limits.ws_initial_max_message;
     ws_.auto_fragment(false);
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "clawexec"); }));
@@ -180,23 +184,23 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
     if (!writing_) write_next();
   }
 
-  void set_max_message(size_t bytes) override { ws_.read_message_max(bytes); }
+  void set_max_message(size_t bytes) override { max_message_ = bytes; }
   bool closed() const override { return closed_; }
   size_t buffered() const override { return buffered_; }
 
  private:
+  // One message is read in chunks, so that one over max_message_ is noticed after at most a
+  // chunk past the limit; it is then refused with a close frame (1009), and Beast's closing
+  // handshake reads and discards the rest of it, so the peer sees the close frame.
   void read() {
     auto self = this->shared_from_this();
-    ws_.async_read(buffer_, [self](beast::error_code ec, size_t) {
+    ws_.async_read_some(buffer_, kReadChunk, [self](beast::error_code ec, size_t) {
       if (ec) {
         uint16_t code = 1006;
         std::string reason = ec.message();
         if (ec == websocket::error::closed) {
           code = self->ws_.reason().code;
           reason = std::string(self->ws_.reason().reason.c_str());
-        } else if (ec == websocket::error::message_too_big) {
-          code = 1009;
-          reason = "message too large";
         }
         return self->finish(code, reason);
       }
@@ -205,10 +209,16 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
         self->close(1003, "binary frames are not supported");
         return;
       }
+      if (self->buffer_.size() > self->max_message_) {
+        self->buffer_.consume(self->buffer_.size());
+        self->close(1009, "message too large");
+        return;
+      }
+      if (!self->ws_.is_message_done()) return self->read();
       std::string text = beast::buffers_to_string(self->buffer_.data());
       self->buffer_.consume(self->buffer_.size());
       if (self->handlers_.message && !self->closed_) self->handlers_.message(std::move(text));
-      if (!self->closed_) self->read();
+      if (!self->closed_ && !self->closing_) self->read();
     });
   }
 
@@ -274,8 +284,10 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
     if (handlers.closed) handlers.closed(code, reason);
   }
 
+  static constexpr size_t kReadChunk = 64 * 1024;
   websocket::stream<Stream> ws_;
   std::shared_ptr<HttpServer::Impl> server_;
+  size_t max_message_ = 0;
   http::request<http::string_body> request_;
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;

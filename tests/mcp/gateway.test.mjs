@@ -9,6 +9,8 @@ import { describe, test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
+import https from "node:https";
+import WebSocket from "ws";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,7 +32,7 @@ async function startGateway({ config, env = {}, args = [] } = {}) {
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d.toString()));
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  const url = await waitFor(() => /listening on (http:\/\/[^ ]+) /.exec(stderr)?.[1], 15000, `gateway start (stderr: ${stderr})`);
+  const url = await waitFor(() => /listening on (https?:\/\/[^ ]+) /.exec(stderr)?.[1], 15000, `gateway start (stderr: ${stderr})`);
   const tokenFile = join(state.dir, "gateway", "token");
   const g = {
     child,
@@ -414,6 +416,83 @@ describe("gateway: slow clients, idle sessions, kill -9", () => {
     g.child.kill("SIGKILL");
     await g.exited;
     await waitFor(async () => !(await isAlive(pid)), 8000, "the command to die with the gateway");
+  });
+});
+
+describe("gateway: vanishing clients and TLS", () => {
+  test("a client that vanishes mid-stream: its SSE stream, its approvals and its commands are cleaned up", async () => {
+    const g = await startGateway({
+      config: { tools: { exec: { security: "allowlist", ask: "always" } }, clawexec: { gateway: { mcpSessionIdleMs: 1000 } } },
+    });
+    const sid = await rawSession(g);
+    const stream = connect(g.port, "127.0.0.1");
+    let streamed = "";
+    stream.on("data", (d) => (streamed += d.toString()));
+    stream.on("error", () => {});
+    stream.write(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${g.token()}\r\nMcp-Session-Id: ${sid}\r\n\r\n`);
+    await waitFor(() => /stream open/.test(streamed), 5000, "the GET stream");
+    const call = async (id, command) => {
+      const r = await post(g, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "exec", arguments: { command } } }, { "Mcp-Session-Id": sid });
+      const { events } = await readEvents(r, (e) => e.length >= 1);
+      return events[0].data.result.content[0].text;
+    };
+    const pending = (re) => {
+      const r = spawnSync(CLAWEXEC, ["approvals", "pending", "--json"], { env: g.env, encoding: "utf8" });
+      return JSON.parse(r.stdout).find((a) => re.test(a.command));
+    };
+    assert.match(await call(11, "exec sleep 3017"), /Approval required/);
+    const first = pending(/sleep 3017/);
+    const ok = spawnSync(CLAWEXEC, ["approvals", "resolve", first.id, "allow-once"], { env: g.env, encoding: "utf8" });
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+    const pid = await waitFor(() => {
+      const r = spawnSync("pgrep", ["-f", "sleep 3017"], { encoding: "utf8" });
+      return Number(r.stdout.trim().split("\n")[0]) || null;
+    }, 8000, "the approved command to run");
+    assert.match(await call(12, "echo still-waiting-4242"), /Approval required/);
+    assert.ok(pending(/still-waiting-4242/), "the second approval is pending");
+    stream.destroy();  // gone without a DELETE, mid-stream
+    await waitFor(async () => !(await isAlive(pid)), 10000, "the vanished client's command to die");
+    await waitFor(() => !pending(/still-waiting-4242/), 5000, "its pending approval to be withdrawn");
+    const again = await post(g, { jsonrpc: "2.0", id: 13, method: "tools/list" }, { "Mcp-Session-Id": sid });
+    assert.equal(again.status, 404, "the session is gone");
+  });
+
+  test("with --tls-cert/--tls-key the gateway speaks HTTPS and WSS only", async () => {
+    const dir = scratchDir("clawexec-tls-");
+    const cert = join(dir.dir, "cert.pem");
+    const key = join(dir.dir, "key.pem");
+    const made = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+      "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { encoding: "utf8" });
+    assert.equal(made.status, 0, made.stderr);
+    const g = await startGateway({ args: ["--tls-cert", cert, "--tls-key", key] });
+    assert.match(g.url, /^https:\/\/127\.0\.0\.1:/);
+    const ca = readFileSync(cert);
+    const request = (method, path, headers, body) => new Promise((resolve, reject) => {
+      const r = https.request({ host: "127.0.0.1", port: g.port, method, path, headers, ca }, (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text }));
+      });
+      r.on("error", reject);
+      r.end(body);
+    });
+    const health = await request("GET", "/healthz", {});
+    assert.equal(health.status, 200);
+    const init = await request("POST", "/mcp", { "Content-Type": "application/json", Accept: "application/json", Authorization: `Bearer ${g.token()}` }, initBody);
+    assert.equal(init.status, 200, init.text);
+    assert.ok(init.headers["mcp-session-id"]);
+    assert.match(init.text, /"protocolVersion"/);
+    const ws = new WebSocket(g.url.replace("https:", "wss:"), { ca });
+    const challenge = await new Promise((resolve, reject) => {
+      ws.on("message", (d) => resolve(JSON.parse(d.toString())));
+      ws.on("error", reject);
+    });
+    assert.equal(challenge.event, "connect.challenge");
+    ws.close();
+    // Plain HTTP on the TLS port gets no HTTP answer.
+    const plain = await rawExchange(g.port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", { waitMs: 2000 });
+    assert.doesNotMatch(plain, /^HTTP\/1\.1 200/);
+    dir.cleanup();
   });
 });
 

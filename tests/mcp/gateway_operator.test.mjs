@@ -92,6 +92,17 @@ describe("operator WebSocket: handshake", () => {
     assert.equal((await big.waitClosed()).code, 1009);
   });
 
+  test("after hello a frame up to policy.maxPayload is read; one byte more closes with 1009", async () => {
+    const c = await operator(["operator.read"]);
+    const max = c.hello.policy.maxPayload;
+    c.send(JSON.stringify({ type: "req", id: "big", method: "health", params: { pad: "x".repeat(max - 200) } }));
+    const r = await c.next((f) => f.id === "big", "the large frame's answer");
+    assert.equal(r.ok, true);
+    c.send("y".repeat(max + 1));
+    const closed = await c.waitClosed();
+    assert.equal(closed.code, 1009);
+  });
+
   test("a foreign Origin is refused before the upgrade", async () => {
     const c = open(g.wsUrl, { headers: { Origin: "https://evil.example" } });
     await c.waitClosed();
