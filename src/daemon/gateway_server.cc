@@ -280,6 +280,7 @@ int run_gateway(const GatewayOptions& options) {
   gateway::McpHttpEndpoint endpoint(io, endpoint_options);
   gateway::HttpFront front(front_options(settings, *credential, settings.bind_address, options.version),
                            endpoint);
+  hub.set_limiter(&front.limiter());
   net::HttpServer::Handlers handlers;
   handlers.request = [&front](net::HttpRequest r, std::shared_ptr<net::ResponseWriter> w) { front.handle(r, std::move(w)); };
   handlers.upgrade_check = [&front](const net::HttpRequest& r) { return front.check_upgrade(r); };

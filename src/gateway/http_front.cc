@@ -67,7 +67,12 @@ std::optional<std::pair<int, std::string>> HttpFront::check_browser(const net::H
 
 std::optional<std::pair<int, std::string>> HttpFront::check_upgrade(const net::HttpRequest& request) {
   if (request.path != "/") return std::pair(404, "Not Found: the operator WebSocket endpoint is /\n");
-  return check_browser(request);
+  if (auto refused = check_browser(request)) return refused;
+  if (std::optional<int64_t> wait = limiter_.blocked_for(request.peer_address, request.peer_loopback, steady_ms())) {
+    return std::pair(429, "Too Many Requests: too many failed authentication attempts from this address; retry in " +
+                              std::to_string((*wait + 999) / 1000) + " s\n");
+  }
+  return std::nullopt;
 }
 
 void HttpFront::handle(const net::HttpRequest& request, std::shared_ptr<net::ResponseWriter> response) {

@@ -4,7 +4,8 @@
 // (a browser tricked by DNS rebinding names a foreign host: 403), the Origin header (a browser
 // page from an origin not allowed: 403), the failed-auth limiter (429 with Retry-After), and
 // the shared secret (`Authorization: Bearer <token>`; 401 with WWW-Authenticate). WebSocket
-// upgrades at `/` pass the Host and Origin checks; their secret is in the connect frame.
+// upgrades at `/` pass the Host and Origin checks and the limiter; their secret is in the
+// connect frame, whose failures count in the same limiter.
 
 #include <memory>
 #include <string>
@@ -37,6 +38,8 @@ class HttpFront {
   /// Why a WebSocket upgrade is refused (nullopt: accept it).
   std::optional<std::pair<int, std::string>> check_upgrade(const net::HttpRequest& request);
   void set_options(FrontOptions options);
+  /// The failed-auth limiter, shared with the operator WebSocket's connect.
+  AuthLimiter& limiter() { return limiter_; }
 
  private:
   /// The Host and Origin checks; a refusal's status and text.

@@ -83,6 +83,7 @@ bool OperatorHub::admit_device(const std::shared_ptr<Connection>& c, const std::
     const DeviceToken* live = store.live_token(proof.id, c->role);
     std::string given = auth ? str(*auth, "deviceToken") : std::string();
     if (!live || !secret_equals(given, live->token)) {
+      if (options_.limiter) options_.limiter->record_failure(c->peer_address, c->loopback, steady_ms());
       return refuse("INVALID_REQUEST", "unauthorized: device token mismatch", "unauthorized: device token mismatch",
                     json::Object{{"code", "AUTH_DEVICE_TOKEN_MISMATCH"}});
     }

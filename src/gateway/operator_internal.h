@@ -90,6 +90,8 @@ json::Array to_array(const std::vector<std::string>& items);
 std::string res_ok(const std::string& id, json::Value payload);
 std::string res_error(const std::string& id, std::string_view code, const std::string& message,
                       std::optional<json::Object> details = std::nullopt);
+/// A refusal the client may retry after `retry_after_ms` (code UNAVAILABLE, retryable).
+std::string res_error_retry(const std::string& id, const std::string& message, json::Object details, int64_t retry_after_ms);
 std::string event(const std::string& name, const json::Value& payload, std::optional<int64_t> seq = std::nullopt);
 
 }  // namespace frames

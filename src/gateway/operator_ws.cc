@@ -68,6 +68,12 @@ std::string res_error(const std::string& id, std::string_view code, const std::s
   return json::serialize(json::Object{{"type", "res"}, {"id", id}, {"ok", false}, {"error", std::move(error)}});
 }
 
+std::string res_error_retry(const std::string& id, const std::string& message, json::Object details, int64_t retry_after_ms) {
+  json::Object error{{"code", "UNAVAILABLE"}, {"message", message}, {"details", std::move(details)}, {"retryable", true},
+                     {"retryAfterMs", retry_after_ms}};
+  return json::serialize(json::Object{{"type", "res"}, {"id", id}, {"ok", false}, {"error", std::move(error)}});
+}
+
 std::string event(const std::string& name, const json::Value& payload, std::optional<int64_t> seq) {
   json::Object frame{{"type", "event"}, {"event", name}, {"payload", payload}};
   if (seq) frame["seq"] = *seq;
@@ -278,12 +284,25 @@ void OperatorHub::handshake(const std::shared_ptr<Connection>& c, const json::Ob
   std::string secret = auth ? str(*auth, password_mode ? "password" : "token") : std::string();
   std::string device_token = auth ? str(*auth, "deviceToken") : std::string();
   const std::string what = password_mode ? "password" : "token";
+  const int64_t now = steady_ms();
+  if (options_.limiter) {
+    if (std::optional<int64_t> wait = options_.limiter->blocked_for(c->peer_address, c->loopback, now)) {
+      std::string why = "too many failed authentication attempts (retry later)";
+      c->send(frames::res_error_retry(id, "unauthorized: " + why, json::Object{{"code", "AUTH_RATE_LIMITED"}}, *wait));
+      return c->socket->close(1008, "unauthorized: " + why);
+    }
+  }
+  auto failed = [&] {
+    if (options_.limiter) options_.limiter->record_failure(c->peer_address, c->loopback, now);
+  };
   if (!secret.empty() && !options_.credential.accepts(secret)) {
+    failed();
     std::string why = "gateway " + what + " mismatch";
     return refuse("INVALID_REQUEST", "unauthorized: " + why, 1008, "unauthorized: " + why,
                   json::Object{{"code", password_mode ? "AUTH_PASSWORD_MISMATCH" : "AUTH_TOKEN_MISMATCH"}});
   }
   if (secret.empty() && (device_token.empty() || !json::find(*params, "device"))) {
+    failed();
     std::string why = "gateway " + what + " missing";
     return refuse("INVALID_REQUEST", "unauthorized: " + why, 1008, "unauthorized: " + why,
                   json::Object{{"code", password_mode ? "AUTH_PASSWORD_MISSING" : "AUTH_TOKEN_MISSING"}});
@@ -296,6 +315,7 @@ void OperatorHub::handshake(const std::shared_ptr<Connection>& c, const json::Ob
                   json::Object{{"code", "DEVICE_IDENTITY_REQUIRED"}});
   }
 
+  if (options_.limiter) options_.limiter->record_success(c->peer_address);
   c->authenticated = true;
   if (c->handshake_timer) c->handshake_timer->cancel();
   c->socket->set_max_message(kMaxPayload);

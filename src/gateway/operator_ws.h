@@ -57,6 +57,7 @@ struct ApprovalSource {
 struct OperatorOptions {
   GatewayCredential credential;
   DevicePairing* devices = nullptr;  // paired devices; required
+  AuthLimiter* limiter = nullptr;    // failed connects count here (the front door's limiter)
   bool auto_approve_local = true;    // gateway.nodes.pairing.autoApproveLocal
   /// The config and approvals files `exec.approvals.*` and `config.*` read and write.
   operator_ops::OperatorEnv files;
@@ -85,6 +86,7 @@ class OperatorHub {
   void approval_resolved(const std::string& id, const std::string& decision, const std::string& resolved_by);
   void set_credential(GatewayCredential credential) { options_.credential = std::move(credential); }
   void set_auto_approve_local(bool on) { options_.auto_approve_local = on; }
+  void set_limiter(AuthLimiter* limiter) { options_.limiter = limiter; }
   void close_all();
   size_t connection_count() const { return connections_.size(); }
   /// The methods hello-ok lists (exactly what we implement).

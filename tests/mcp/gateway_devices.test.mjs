@@ -283,3 +283,32 @@ describe("loopback auto-approval (gateway.nodes.pairing.autoApproveLocal, defaul
     }
   });
 });
+
+describe("the failed-auth limiter on the WebSocket", () => {
+  test("wrong, missing and device tokens count; then the upgrade gets 429, and so does MCP with the right token", async () => {
+    const lim = await startGateway({ config: { gateway: { auth: { rateLimit: { maxAttempts: 3, windowMs: 60000, lockoutMs: 60000, exemptLoopback: false } } } } });
+    try {
+      const wrong = { minProtocol: 4, maxProtocol: 4, client: { id: "cli", version: "t", platform: "linux", mode: "cli" }, role: "operator", scopes: ["operator.read"], auth: { token: "nope" } };
+      let c = await connect(lim.wsUrl, wrong);
+      assert.equal(c.res.error.details.code, "AUTH_TOKEN_MISMATCH");
+      c = await connect(lim.wsUrl, (ch) => deviceConnect(makeDevice(), ch, { auth: { deviceToken: "x".repeat(43) } }));
+      assert.equal(c.res.error.details.code, "AUTH_DEVICE_TOKEN_MISMATCH");
+      c = await connect(lim.wsUrl, { ...wrong, auth: {} });
+      assert.equal(c.res.error.details.code, "AUTH_TOKEN_MISSING");
+      // Locked out now. The upgrade itself is refused.
+      const ws = (await import("ws")).default;
+      const status = await new Promise((resolve) => {
+        const s = new ws(lim.wsUrl);
+        s.on("unexpected-response", (_req, res) => resolve(res.statusCode));
+        s.on("open", () => resolve(101));
+        s.on("error", () => {});
+      });
+      assert.equal(status, 429);
+      // And an MCP request with the right token too (one limiter for the whole gateway).
+      const r = await fetch(`${lim.url}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${lim.token}` }, body: "{}" });
+      assert.equal(r.status, 429);
+    } finally {
+      await lim.stop();
+    }
+  });
+});
