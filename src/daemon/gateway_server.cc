@@ -39,6 +39,7 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr std::chrono::seconds kShutdownDeadline{12};
+constexpr int64_t kConfigWatchMs = 1000;
 
 std::string status_file_path(const std::string& state_dir) { return state_dir + "/gateway/gateway.json"; }
 
@@ -374,6 +375,30 @@ int run_gateway(const GatewayOptions& options) {
     reload.async_wait(on_hup);
   };
   reload.async_wait(on_hup);
+  // openclaw.json is watched too: a change (content, replacement, creation or removal) seen by
+  // a stat every second reloads the same way. A write that our own config.patch made is
+  // reloaded once more here, which changes nothing.
+  auto config_stamp = [&config_path]() -> std::string {
+    Result<std::optional<sys::FileInfo>> info = sys::stat_path(config_path);
+    if (!info.ok() || !*info) return "absent";
+    const sys::FileInfo& f = **info;
+    return std::to_string(f.dev) + ":" + std::to_string(f.ino) + ":" + std::to_string(f.size) + ":" + std::to_string(f.mtime_ns) +
+           ":" + std::to_string(f.ctime_ns);
+  };
+  std::string seen_stamp = config_stamp();
+  asio::steady_timer config_watch(io);
+  std::function<void(const boost::system::error_code&)> on_watch = [&](const boost::system::error_code& ec) {
+    if (ec) return;
+    if (std::string now = config_stamp(); now != seen_stamp) {
+      seen_stamp = now;
+      std::fprintf(stderr, "clawexec gateway: %s changed\n", config_path.c_str());
+      reload_settings();
+    }
+    config_watch.expires_after(std::chrono::milliseconds(kConfigWatchMs));
+    config_watch.async_wait(on_watch);
+  };
+  config_watch.expires_after(std::chrono::milliseconds(kConfigWatchMs));
+  config_watch.async_wait(on_watch);
   services.default_service().warm_up_shell_environment();
   io.run();
   if (mirror) mirror->stop();

@@ -4,7 +4,8 @@
 // takes effect at once: the next MCP exec runs under the new settings.
 import { describe, test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync, writeFileSync, renameSync } from "node:fs";
+import { waitFor } from "./lib/harness.mjs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -137,5 +138,17 @@ describe("config.get/config.patch (the exec subset)", () => {
     assert.equal(r.payload.changed, false);
     assert.ok(existsSync(join(g.state.dir, "openclaw.json")));
     admin.ws.close();
+  });
+});
+
+describe("openclaw.json watched", () => {
+  test("an edit of the file by hand is picked up without a restart or SIGHUP", async () => {
+    const path = join(g.state.dir, "openclaw.json");
+    const doc = JSON.parse(readFileSync(path, "utf8"));
+    doc.tools.exec = { security: "allowlist", ask: "always" };
+    writeFileSync(`${path}.tmp`, JSON.stringify(doc));
+    renameSync(`${path}.tmp`, path);  // as editors do
+    await waitFor(() => /openclaw\.json changed/.test(g.stderr()) && /settings reloaded/.test(g.stderr().split(/openclaw\.json changed/).pop()), 5000, "the reload");
+    assert.match(await mcpExec("echo after-hand-edit"), /Approval required/);
   });
 });
