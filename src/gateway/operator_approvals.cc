@@ -25,12 +25,6 @@
 namespace clawexec::gateway {
 namespace {
 
-using frames::int_member;
-using frames::obj;
-using frames::res_error;
-using frames::res_ok;
-using frames::str;
-
 constexpr int64_t kDefaultApprovalTimeoutMs = 1800000;
 constexpr int64_t kSettledGraceMs = 15000;
 

@@ -19,12 +19,6 @@
 namespace clawexec::gateway {
 namespace {
 
-using frames::int_member;
-using frames::obj;
-using frames::res_error;
-using frames::res_ok;
-using frames::str;
-
 struct PairingReasonText {
   std::string_view reason;
   std::string_view requirement;

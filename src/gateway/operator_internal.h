@@ -95,4 +95,12 @@ std::string res_error_retry(const std::string& id, const std::string& message, j
 std::string event(const std::string& name, const json::Value& payload, std::optional<int64_t> seq = std::nullopt);
 
 }  // namespace frames
+
+// The operator files use these unqualified.
+using frames::int_member;
+using frames::obj;
+using frames::res_error;
+using frames::res_ok;
+using frames::str;
+
 }  // namespace clawexec::gateway

@@ -19,10 +19,6 @@
 namespace clawexec::gateway {
 namespace {
 
-using frames::res_error;
-using frames::res_ok;
-using frames::str;
-
 // At most this much new output goes into one clawexec.session.output event; a follower that
 // falls further behind gets the newest part and the count of what it missed (log has it all).
 constexpr size_t kFollowChunkUnits = 256 * 1024;

@@ -84,12 +84,6 @@ std::string event(const std::string& name, const json::Value& payload, std::opti
 
 namespace {
 
-using frames::int_member;
-using frames::obj;
-using frames::res_error;
-using frames::res_ok;
-using frames::str;
-
 constexpr std::string_view kConnectKeys[] = {
     "minProtocol", "maxProtocol", "client",      "caps",      "commands",   "permissions", "pathEnv",
     "role",        "scopes",      "computerUse", "workerRuns", "modelCatalog", "device",   "auth",

@@ -5,18 +5,15 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CLAWEXEC, scratchDir, serverEnv, sleep, waitFor } from "./lib/harness.mjs";
+import { NODE, OC } from "./lib/reference.mjs";
 
-const REF = process.env.CLAWOC_REF ?? join(process.env.HOME ?? "/root", ".cache/clawexec-reference");
-const NODE = join(REF, "node24/package/bin/node");
-const OC = join(REF, "openclaw/node_modules/openclaw/openclaw.mjs");
-if (!existsSync(OC)) throw new Error(`the reference OpenClaw is not installed at ${OC}: run ../shared/tools/install-reference.sh`);
 
 let g;
 const ocHome = mkdtempSync(join(tmpdir(), "oc-cli-home-"));

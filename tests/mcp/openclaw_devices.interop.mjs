@@ -8,16 +8,13 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sleep, waitFor } from "./lib/harness.mjs";
+import { NODE, OC } from "./lib/reference.mjs";
 import { startGateway, connect, makeDevice, deviceConnect } from "./lib/gateway.mjs";
 
-const REF = process.env.CLAWOC_REF ?? join(process.env.HOME ?? "/root", ".cache/clawexec-reference");
-const NODE = join(REF, "node24/package/bin/node");
-const OC = join(REF, "openclaw/node_modules/openclaw/openclaw.mjs");
-if (!existsSync(OC)) throw new Error(`the reference OpenClaw is not installed at ${OC}: run ../shared/tools/install-reference.sh`);
 
 let g;
 const cliHome = mkdtempSync(join(tmpdir(), "oc-dev-cli-"));
