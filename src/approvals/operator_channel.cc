@@ -283,6 +283,14 @@ bool OperatorChannel::is_hub() const { return impl_->state == Impl::State::kHub;
 bool OperatorChannel::is_member() const { return impl_->state == Impl::State::kMember; }
 std::string OperatorChannel::last_error() const { return impl_->last_error; }
 
+size_t OperatorChannel::foreign_subscribers() const {
+  size_t n = 0;
+  for (const auto& [id, peer] : impl_->peers) {
+    if (peer.role == Impl::Role::kOperator && peer.subscribed && peer.pid != impl_->pid) ++n;
+  }
+  return n;
+}
+
 void OperatorChannel::publish_requested(const bj::object& approval) {
   Impl& c = *impl_;
   bj::object full = c.with_pid(approval, c.pid);

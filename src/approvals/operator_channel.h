@@ -84,6 +84,9 @@ class OperatorChannel {
   bool is_hub() const;
   /// This process is currently connected to a hub as a member.
   bool is_member() const;
+  /// Operators of other processes subscribed to events (`clawexec approvals watch`): known only
+  /// while this process is the hub (0 otherwise).
+  size_t foreign_subscribers() const;
   /// The last election or socket problem (empty when none), for logs.
   std::string last_error() const;
 

@@ -74,9 +74,14 @@ class Services {
     auto service = std::make_unique<exec::ExecService>(io_, std::move(setup->service));
     exec::ExecService* raw = service.get();
     if (events_.requested) raw->set_approval_events(events_);
+    if (route_) raw->set_approval_route(route_);
     services_[agent] = std::move(service);
     raw->warm_up_shell_environment();
     return raw;
+  }
+  void set_approval_route(std::function<bool()> route) {
+    route_ = std::move(route);
+    for (auto& [agent, s] : services_) s->set_approval_route(route_);
   }
   void set_approval_events(exec::ExecService::ApprovalEvents events) {
     events_ = std::move(events);
@@ -133,6 +138,7 @@ class Services {
   asio::io_context& io_;
   std::map<std::string, std::unique_ptr<exec::ExecService>> services_;
   exec::ExecService::ApprovalEvents events_;
+  std::function<bool()> route_;
   exec::ExecService* default_ = nullptr;
 };
 
@@ -262,6 +268,14 @@ int run_gateway(const GatewayOptions& options) {
                        hub.approval_resolved(id, decision, by);
                      }});
   server_options.pending_approvals = channel != nullptr;
+  // OpenClaw's "no route" rule for the MCP sessions' approvals: with no connected client that
+  // shows approvals (a WebSocket approval client, or `clawexec approvals watch` on the channel
+  // this gateway is the hub of) an approval takes askFallback at once instead of waiting for
+  // nobody. When another process is the channel's hub its watchers are not known here, so a
+  // route is assumed.
+  services.set_approval_route([&hub, raw = channel.get()] {
+    return hub.has_approval_client() || (raw && (raw->is_member() || raw->foreign_subscribers() > 0));
+  });
   if (channel) {
     if (Result<ChannelAddress> address = operator_channel_address(services.default_service().config()); address.ok()) {
       mirror = std::make_unique<ChannelMirror>(io, address->socket_path, address->token, ::getpid(),

@@ -119,7 +119,7 @@ void ExecService::exec(ExecRequest request, std::shared_ptr<ClientSession> clien
       if (auto c = weak.lock()) c->elicit = nullptr;
     };
   }
-  ctx.pending_approvals = client->pending_approvals;
+  ctx.pending_approvals = client->pending_approvals && (!approval_route_ || approval_route_());
   ctx.channel_sender_id = std::move(options.channel_sender_id);
   ctx.channel_chat_id = std::move(options.channel_chat_id);
   ctx.provider = options.channel_provider.empty() ? client->message_provider : std::move(options.channel_provider);

@@ -208,6 +208,10 @@ class ExecService {
     std::function<void(const std::string& id, const std::string& decision, const std::string& resolved_by)> resolved;
   };
   void set_approval_events(ApprovalEvents events) { approval_events_ = std::move(events); }
+  /// Whether anyone can be shown an approval now (the gateway's no-route rule): when set and
+  /// false at the start of a call, that call's approvals have no pending route and take
+  /// askFallback at once, as a client that cannot be asked and has no operator channel.
+  void set_approval_route(std::function<bool()> available) { approval_route_ = std::move(available); }
 
   /// An operator's `/exec` directive (exec spec §5) for `client`: host and node persist for the
   /// client, security and ask apply to its next run only; a bare `/exec` reports the defaults.
@@ -278,6 +282,7 @@ class ExecService {
   /// config_ changed.
   std::shared_ptr<const ServiceConfig> shared_config();
   std::shared_ptr<const ServiceConfig> config_snapshot_;
+  std::function<bool()> approval_route_;
   /// Runs docker.setupCommand in the new sandbox of `scope` (once; calls arriving meanwhile
   /// wait for the same run), then `then` with nothing or why it failed. A failed setup tears
   /// the sandbox down, so the next call starts over.

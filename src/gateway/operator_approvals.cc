@@ -65,6 +65,11 @@ std::string quote_arg(const std::string& a) {
 
 }  // namespace
 
+bool OperatorHub::has_approval_client() const {
+  return std::any_of(connections_.begin(), connections_.end(),
+                     [](const auto& kv) { return kv.second->authenticated && kv.second->delivers_approvals(); });
+}
+
 bool OperatorHub::visible(const Connection& c, const ExternalApproval& a) const {
   if (!c.approval_client()) return false;
   if (c.admin()) return true;

@@ -89,6 +89,8 @@ class OperatorHub {
   void set_limiter(AuthLimiter* limiter) { options_.limiter = limiter; }
   void close_all();
   size_t connection_count() const { return connections_.size(); }
+  /// A connected client shows approvals (OpenClaw's canDeliverApprovals for exec).
+  bool has_approval_client() const;
   /// The methods hello-ok lists (exactly what we implement).
   static const std::vector<std::string>& methods();
   static const std::vector<std::string>& events();

@@ -17,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CLAWEXEC, scratchDir, serverEnv, sleep, waitFor, isAlive, assertNoSanitizerReport, STRUCTURED_CONTENT_CAPABILITY } from "./lib/harness.mjs";
+import { connect as wsConnect, connectParams } from "./lib/gateway.mjs";
 
 const gateways = [];
 after(async () => {
@@ -424,6 +425,9 @@ describe("gateway: vanishing clients and TLS", () => {
     const g = await startGateway({
       config: { tools: { exec: { security: "allowlist", ask: "always" } }, clawexec: { gateway: { mcpSessionIdleMs: 1000 } } },
     });
+    // An operator UI is connected, so the approvals have a route and wait (no-route rule).
+    const ui = await wsConnect(g.url.replace("http:", "ws:"), connectParams(g.token(), { scopes: ["operator.approvals"], caps: ["exec-approvals"] }));
+    assert.equal(ui.res.ok, true, JSON.stringify(ui.res));
     const sid = await rawSession(g);
     const stream = connect(g.port, "127.0.0.1");
     let streamed = "";
@@ -455,6 +459,7 @@ describe("gateway: vanishing clients and TLS", () => {
     await waitFor(() => !pending(/still-waiting-4242/), 5000, "its pending approval to be withdrawn");
     const again = await post(g, { jsonrpc: "2.0", id: 13, method: "tools/list" }, { "Mcp-Session-Id": sid });
     assert.equal(again.status, 404, "the session is gone");
+    ui.ws.close();
   });
 
   test("with --tls-cert/--tls-key the gateway speaks HTTPS and WSS only", async () => {

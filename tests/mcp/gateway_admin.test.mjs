@@ -95,7 +95,8 @@ describe("config.get/config.patch (the exec subset)", () => {
 
   test("a patch needs the base hash, may touch only exec settings, must stay valid, and applies at once", async () => {
     const admin = await operator(g, ["operator.admin"]);
-    assert.match(await mcpExec("echo before-patch"), /Approval required/);
+    // No operator shows approvals: the command is refused at once (the no-route rule).
+    assert.match(await mcpExec("echo before-patch"), /^exec denied: Headless runs cannot wait/);
     const got = (await admin.call("config.get", {})).payload;
     let r = await admin.call("config.patch", { raw: JSON.stringify({ tools: { exec: { ask: "off" } } }) });
     assert.equal(r.error.message, "config base hash required; re-run config.get and retry");
@@ -149,6 +150,6 @@ describe("openclaw.json watched", () => {
     writeFileSync(`${path}.tmp`, JSON.stringify(doc));
     renameSync(`${path}.tmp`, path);  // as editors do
     await waitFor(() => /openclaw\.json changed/.test(g.stderr()) && /settings reloaded/.test(g.stderr().split(/openclaw\.json changed/).pop()), 5000, "the reload");
-    assert.match(await mcpExec("echo after-hand-edit"), /Approval required/);
+    assert.match(await mcpExec("echo after-hand-edit"), /^exec denied: Headless runs cannot wait/);
   });
 });

@@ -23,7 +23,9 @@ after(async () => g && (await g.stop()));
 
 const open = (url = g.wsUrl, options = {}) => openWs(url, options);
 const connectParams = (extra = {}) => baseParams(g.token, extra);
-const operator = (scopes) => connectOperator(g, scopes);
+// An operator client that shows approvals (cap exec-approvals), so the MCP sessions' approvals
+// have a route and wait for it.
+const operator = (scopes) => connectOperator(g, scopes, { caps: ["exec-approvals"] });
 
 describe("operator WebSocket: handshake", () => {
   test("connect.challenge, then hello-ok with protocol 4, our methods, the granted scopes and the policy", async () => {
@@ -205,6 +207,28 @@ describe("operator WebSocket: load", () => {
     assert.ok(sockets.every((s) => s.closed() === null), "none was dropped");
     for (const s of sockets) s.ws.terminate();
     op.ws.close();
+  });
+});
+
+describe("operator WebSocket: the no-route rule for the MCP sessions' approvals", () => {
+  test("with no client that shows approvals an MCP exec takes askFallback at once; with one it waits for it", async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${g.token}` } } });
+    const client = new Client({ name: "noroute", version: "1" }, { capabilities: {} });
+    await client.connect(transport);
+    let r = await client.callTool({ name: "exec", arguments: { command: "echo no-route-run" } });
+    assert.match(r.content[0].text, /^exec denied: Headless runs cannot wait for interactive exec approval\./);
+    // An operator without approval capabilities (OpenClaw's CLI) is no route either.
+    const cli = await connectOperator(g, ["operator.admin"]);
+    r = await client.callTool({ name: "exec", arguments: { command: "echo no-route-run" } });
+    assert.match(r.content[0].text, /^exec denied: Headless runs/);
+    const ui = await operator(["operator.approvals"]);
+    r = await client.callTool({ name: "exec", arguments: { command: "echo routed-run" } });
+    assert.match(r.content[0].text, /Approval required/);
+    const requested = await ui.next((f) => f.event === "exec.approval.requested" && /routed-run/.test(f.payload.request.command));
+    assert.equal((await ui.call("exec.approval.resolve", { id: requested.payload.id, decision: "deny" })).ok, true);
+    await client.close();
+    cli.ws.close();
+    ui.ws.close();
   });
 });
 

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CLAWEXEC, scratchDir, serverEnv, sleep, waitFor } from "./lib/harness.mjs";
 import { NODE, OC } from "./lib/reference.mjs";
+import { connect as wsConnect, connectParams } from "./lib/gateway.mjs";
 
 
 let g;
@@ -53,6 +54,10 @@ test("openclaw gateway call: health and status", () => {
 });
 
 test("openclaw gateway call: an approval is listed, read and resolved; the command runs", async () => {
+  // An approval UI is connected (OpenClaw's CLI alone is no route: without one the exec would
+  // take askFallback at once); the human then answers with OpenClaw's CLI.
+  const ui = await wsConnect(g.url.replace("http:", "ws:"), connectParams(g.token, { scopes: ["operator.approvals"], caps: ["exec-approvals"] }));
+  assert.equal(ui.res.ok, true, JSON.stringify(ui.res));
   const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${g.token}` } } });
   const client = new Client({ name: "interop", version: "1" }, { capabilities: {} });
   const notes = [];
@@ -74,4 +79,5 @@ test("openclaw gateway call: an approval is listed, read and resolved; the comma
   assert.equal(resolved.json.ok, true);
   await waitFor(() => notes.find((n) => /interop-ok/.test(n.data)), 10000, "the approved run");
   await client.close();
+  ui.ws.close();
 });

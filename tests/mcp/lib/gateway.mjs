@@ -92,9 +92,9 @@ export async function connect(url, params, wsOptions = {}) {
   return c;
 }
 
-/** An operator connection with the shared token that must succeed. */
-export async function operator(g, scopes = ["operator.admin", "operator.approvals"]) {
-  const c = await connect(g.wsUrl, connectParams(g.token, { scopes }));
+/** An operator connection with the shared token that must succeed; `extra` adds ConnectParams. */
+export async function operator(g, scopes = ["operator.admin", "operator.approvals"], extra = {}) {
+  const c = await connect(g.wsUrl, connectParams(g.token, { scopes, ...extra }));
   if (!c.res.ok) throw new Error(`operator connect failed: ${JSON.stringify(c.res)}`);
   return c;
 }
