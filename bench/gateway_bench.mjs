@@ -3,7 +3,11 @@
 //   * latency: `exec true` round trips over streamable HTTP (one session, keep-alive) against
 //     the same over stdio (`clawexec serve`), p50/p90;
 //   * parallel: 200 sessions each running `--per` execs at once: total calls per second;
-//   * ws: gateway RSS with 1000 authenticated idle operator WebSocket connections.
+//   * ws: gateway RSS with 1000 authenticated idle operator WebSocket connections;
+//   * floors: the same client loops against do-nothing peers in another process (a Node HTTP
+//     server and a Node line echo that answer each call with a canned result at once), so the
+//     client's and the transport's share of each round trip can be subtracted, leaving what
+//     the gateway itself adds over stdio.
 // Usage: node bench/gateway_bench.mjs --bin build-rel/bin/clawexec [--n 300] [--per 5]
 // Prints one JSON object. Needs tests/mcp's node_modules (ws) for the WebSocket part.
 import { spawn } from "node:child_process";
@@ -70,9 +74,9 @@ async function httpSession(g) {
   return { rpc, exec: (command) => rpc("tools/call", { name: "exec", arguments: { command } }) };
 }
 
-async function stdioLatency() {
+async function stdioLatency(command = [BIN, ["serve"]]) {
   const state = mkdtempSync(join(tmpdir(), "gwbench-stdio-"));
-  const child = spawn(BIN, ["serve"], { env: env(state), stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(command[0], command[1], { env: env(state), stdio: ["pipe", "pipe", "ignore"] });
   let buf = "";
   const waiting = new Map();
   child.stdout.on("data", (d) => {
@@ -104,6 +108,29 @@ async function stdioLatency() {
   return times;
 }
 
+// A do-nothing peer in a child process: HTTP (answers POST /mcp) or stdio (answers each line).
+const CANNED = `{"content":[{"type":"text","text":"(no output)"}],"structuredContent":{"status":"completed","exitCode":0}}`;
+const FLOOR_HTTP = `const http=require("http");let n=0;http.createServer((q,r)=>{let b="";q.on("data",d=>b+=d);q.on("end",()=>{const m=JSON.parse(b);r.writeHead(200,{"Content-Type":"application/json","Mcp-Session-Id":"floor"});r.end('{"jsonrpc":"2.0","id":'+JSON.stringify(m.id)+',"result":${CANNED}}')})}).listen(0,"127.0.0.1",function(){console.log(this.address().port)})`;
+const FLOOR_STDIO = `let b="";process.stdin.on("data",d=>{b+=d;let i;while((i=b.indexOf("\\n"))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);process.stdout.write('{"jsonrpc":"2.0","id":'+JSON.stringify(m.id)+',"result":${CANNED}}\\n')}})`;
+
+async function floorHttp() {
+  const child = spawn(process.execPath, ["-e", FLOOR_HTTP], { stdio: ["ignore", "pipe", "ignore"] });
+  const port = await new Promise((res) => child.stdout.once("data", (d) => res(Number(String(d).trim()))));
+  const s = await httpSession({ url: `http://127.0.0.1:${port}`, token: "floor" });
+  const times = [];
+  for (let i = 0; i < N + 20; i++) {
+    const t = performance.now();
+    await s.exec("true");
+    if (i >= 20) times.push(performance.now() - t);
+  }
+  child.kill();
+  return times;
+}
+
+async function floorStdio() {
+  return stdioLatency([process.execPath, ["-e", FLOOR_STDIO]]);
+}
+
 const out = { date: new Date().toISOString(), bin: BIN, n: N };
 const g = await startGateway();
 out.startMs = +g.startMs.toFixed(1);
@@ -121,6 +148,12 @@ const stdio = await stdioLatency();
 out.execTrueHttp = { p50: +pct(http, 50).toFixed(3), p90: +pct(http, 90).toFixed(3) };
 out.execTrueStdio = { p50: +pct(stdio, 50).toFixed(3), p90: +pct(stdio, 90).toFixed(3) };
 out.httpMinusStdioP50Ms = +(out.execTrueHttp.p50 - out.execTrueStdio.p50).toFixed(3);
+const fh = await floorHttp();
+const fs = await floorStdio();
+out.floorHttp = { p50: +pct(fh, 50).toFixed(3) };
+out.floorStdio = { p50: +pct(fs, 50).toFixed(3) };
+// What the gateway adds over `clawexec serve`, with the client's and transport's floors removed.
+out.serverSideHttpMinusStdioP50Ms = +((out.execTrueHttp.p50 - out.floorHttp.p50) - (out.execTrueStdio.p50 - out.floorStdio.p50)).toFixed(3);
 
 const sessions = await Promise.all(Array.from({ length: 200 }, () => httpSession(g)));
 const t0 = performance.now();
