@@ -4,6 +4,7 @@
 #include "gateway/operator_ws.h"
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
 
 #include "approvals/random.h"
 #include "base/time.h"
@@ -188,7 +189,12 @@ void OperatorHub::accept(const net::HttpRequest& request, std::shared_ptr<net::W
                       if (alive.expired()) return;
                       if (auto live = weak.lock()) {
                         if (live->handshake_timer) live->handshake_timer->cancel();
-                        connections_.erase(live->id);
+                        live->authenticated = false;
+                        // Not erased here: this runs inside send() when a peer that does not
+                        // read is cut off, and send() is called while iterating connections_.
+                        boost::asio::post(io_, [this, alive, cid = live->id] {
+                          if (!alive.expired()) connections_.erase(cid);
+                        });
                       }
                     }});
   c->handshake_timer = std::make_unique<boost::asio::steady_timer>(io_, std::chrono::milliseconds(options_.handshake_timeout_ms));
