@@ -146,10 +146,14 @@ describe("openclaw.json watched", () => {
   test("an edit of the file by hand is picked up without a restart or SIGHUP", async () => {
     const path = join(g.state.dir, "openclaw.json");
     const doc = JSON.parse(readFileSync(path, "utf8"));
+    const before = g.stderr().length;  // earlier tests' config.patch writes were reloaded too
     doc.tools.exec = { security: "allowlist", ask: "always" };
     writeFileSync(`${path}.tmp`, JSON.stringify(doc));
     renameSync(`${path}.tmp`, path);  // as editors do
-    await waitFor(() => /openclaw\.json changed/.test(g.stderr()) && /settings reloaded/.test(g.stderr().split(/openclaw\.json changed/).pop()), 5000, "the reload");
+    await waitFor(() => {
+      const fresh = g.stderr().slice(before);
+      return /openclaw\.json changed/.test(fresh) && /settings reloaded/.test(fresh.split(/openclaw\.json changed/).pop());
+    }, 10000, "the reload");
     assert.match(await mcpExec("echo after-hand-edit"), /^exec denied: Headless runs cannot wait/);
   });
 });
