@@ -253,7 +253,7 @@ Result<PairedDevice> DevicePairing::approve(const std::string& request_id, const
   }
   const PairedDevice* existing = paired(p.info.device_id);
   PairedDevice d = existing ? *existing : PairedDevice{};
-  std::vector<std::string> operator_scopes = role_token_scopes("operator", merged(p.scopes, {}));
+  std::vector<std::string> operator_scopes = role_token_scopes("operator", p.scopes);
   if (has(p.roles, "operator") && !operator_scopes.empty()) {
     if (caller_scopes) {
       if (auto missing = missing_scope("operator", operator_scopes, *caller_scopes)) return Error::invalid("missing scope: " + *missing);

@@ -20,6 +20,7 @@
 #include "base/strings.h"
 #include "base/time.h"
 #include "gateway/operator_internal.h"
+#include "shell/word.h"
 #include "term/display_escape.h"
 
 namespace clawexec::gateway {
@@ -55,13 +56,6 @@ json::Object service_record(const json::Object& a) {
 }
 
 bool string_or_null(const json::Value* v) { return !v || v->is_string() || v->is_null(); }
-
-std::string quote_arg(const std::string& a) {
-  if (!a.empty() && a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./=:,+@%") == std::string::npos) return a;
-  std::string out = "'";
-  for (char ch : a) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
 
 }  // namespace
 
@@ -181,7 +175,7 @@ void OperatorHub::request_approval(const std::shared_ptr<Connection>& c, const s
   if (command.empty() && plan) command = str(*plan, "commandText");
   std::vector<std::string> effective_argv = argv.value_or(plan_argv);
   if (command.empty() && !effective_argv.empty()) {
-    for (const std::string& a : effective_argv) command += (command.empty() ? "" : " ") + quote_arg(a);
+    for (const std::string& a : effective_argv) command += (command.empty() ? "" : " ") + shell::quote_if_needed(a);
   }
   if (trim_ascii(command).empty()) return invalid("command is required");
   std::string explicit_id = str(p, "id");
