@@ -243,4 +243,40 @@ const Value* find(const Object& object, std::string_view key) {
   return it == object.end() ? nullptr : &it->value();
 }
 
+std::string string_member(const Object& object, std::string_view key) {
+  const Value* v = find(object, key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+std::optional<int64_t> integer_member(const Object& object, std::string_view key) {
+  const Value* v = find(object, key);
+  if (v && v->is_int64()) return v->get_int64();
+  if (v && v->is_uint64() && v->get_uint64() <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(v->get_uint64());
+  if (v && v->is_double() && v->get_double() == static_cast<double>(static_cast<int64_t>(v->get_double()))) {
+    return static_cast<int64_t>(v->get_double());
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> strings_member(const Object& object, std::string_view key) {
+  std::vector<std::string> out;
+  if (const Value* v = find(object, key); v && v->is_array()) {
+    for (const Value& s : v->get_array()) {
+      if (s.is_string()) out.emplace_back(s.get_string());
+    }
+  }
+  return out;
+}
+
+const Object* object_member(const Object& object, std::string_view key) {
+  const Value* v = find(object, key);
+  return v && v->is_object() ? &v->get_object() : nullptr;
+}
+
+Array string_array(const std::vector<std::string>& items) {
+  Array out;
+  for (const std::string& s : items) out.emplace_back(s);
+  return out;
+}
+
 }  // namespace clawexec::json

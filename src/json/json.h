@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace clawexec::json {
 
@@ -32,5 +33,16 @@ std::optional<double> as_number(const Value& v);
 
 /// Member lookup that returns nullptr when `object` lacks `key`.
 const Value* find(const Object& object, std::string_view key);
+
+/// The string member `key` of `object`, or "" when it is absent or not a string.
+std::string string_member(const Object& object, std::string_view key);
+/// The integer member `key` (an integral double counts), or nullopt.
+std::optional<int64_t> integer_member(const Object& object, std::string_view key);
+/// The string elements of the array member `key` (other elements skipped; absent: none).
+std::vector<std::string> strings_member(const Object& object, std::string_view key);
+/// The object member `key`, or nullptr when it is absent or not an object.
+const Object* object_member(const Object& object, std::string_view key);
+/// A JSON array of strings.
+Array string_array(const std::vector<std::string>& items);
 
 }  // namespace clawexec::json

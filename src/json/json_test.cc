@@ -62,3 +62,16 @@ TEST(Parse, RejectsMalformedText) {
 
 }  // namespace
 }  // namespace clawexec::json
+
+TEST(Members, ReadTypedMembersAndIgnoreOtherTypes) {
+  clawexec::json::Object o{{"s", "x"}, {"n", 3}, {"d", 4.0}, {"f", 4.5}, {"a", clawexec::json::Array{"p", 1, "q"}}};
+  EXPECT_EQ(clawexec::json::string_member(o, "s"), "x");
+  EXPECT_EQ(clawexec::json::string_member(o, "n"), "");
+  EXPECT_EQ(clawexec::json::integer_member(o, "n"), 3);
+  EXPECT_EQ(clawexec::json::integer_member(o, "d"), 4);
+  EXPECT_EQ(clawexec::json::integer_member(o, "f"), std::nullopt);
+  EXPECT_EQ(clawexec::json::integer_member(o, "s"), std::nullopt);
+  EXPECT_EQ(clawexec::json::strings_member(o, "a"), (std::vector<std::string>{"p", "q"}));
+  EXPECT_TRUE(clawexec::json::strings_member(o, "missing").empty());
+  EXPECT_EQ(clawexec::json::serialize(clawexec::json::string_array({"a", "b"})), "[\"a\",\"b\"]");
+}
