@@ -282,6 +282,17 @@ std::variant<Reply, ExecPlan> plan_exec(const ServiceConfig& config, ExecRequest
     return Reply::thrown(guard.error().message);
   }
   if (host == ExecHost::kSandbox) return plan_sandboxed(config, std::move(request), ctx, std::move(plan), sandbox.scope);
+  if (host == ExecHost::kNode) {
+    // The working directory and the environment are the node's: a workdir is passed on as
+    // given (the node checks it), and only the call's own overrides travel.
+    plan.workdir = request.workdir.value_or("");
+    plan.env_overrides = std::move(request.env);
+    plan.host = host;
+    plan.original_command = plan.command;
+    request.command.clear();
+    plan.request = std::move(request);
+    return plan;
+  }
   int64_t started = steady_ms();
   Workdir workdir = resolve_workdir(request.workdir, config.default_cwd);
   if (!workdir.available) {
@@ -370,11 +381,6 @@ std::variant<Reply, ExecPlan> complete_plan(const ServiceConfig& config, ExecPla
     // Under a restricted policy, a pager or editor the command starts cannot be driven by the
     // agent's later input into running other commands (env/interactive_tools.h).
     if (gate->preflight) env::apply_non_interactive_tools(plan.env);
-  }
-  if (plan.host == ExecHost::kNode) {
-    std::string node = request.node.value_or(settings.node.value_or(""));
-    return Reply::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +
-                              ". This server has no node hosts paired; run the command with host=auto or host=gateway.");
   }
   plan.pty = request.pty;
   plan.timeout_seconds = request.timeout_seconds ? *request.timeout_seconds

@@ -196,6 +196,7 @@ void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> conf
           return call->done(Reply::thrown("Tool execution was aborted"));
         }
         ExecPlan& ready = std::get<ExecPlan>(call->planned);
+        if (ready.host == ExecHost::kNode) return run_on_node(std::move(ready), std::move(call->ctx), std::move(call->done));
         if (ready.approval && call->ctx.elicit) {
           return ask_then_launch(std::move(ready), std::move(call->ctx), std::move(call->done));
         }

@@ -28,6 +28,7 @@
 #include "exec/client_session.h"
 #include "exec/exec_request.h"
 #include "exec/exec_start.h"
+#include "exec/node_invoker.h"
 #include "exec/run.h"
 #include "proc/spawner.h"
 #include "sandbox/sandbox_host.h"
@@ -221,6 +222,12 @@ class ExecService {
   std::optional<std::string> exec_directive(ClientSession& client, const std::string& text);
   std::optional<std::string> elevated_directive(ClientSession& client, const std::string& text);
 
+  /// Where exec host=node calls go (the gateway's node registry); unset: such calls are refused
+  /// with the reason. Must outlive the service's calls.
+  void set_node_invoker(NodeInvoker* invoker) { node_invoker_ = invoker; }
+  /// Internal (node_run.cc): an exec host=node plan, prepared and run on the chosen node.
+  void run_on_node(ExecPlan plan, CallContext ctx, ExecStartDone done);
+
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);
 
@@ -283,6 +290,7 @@ class ExecService {
   std::shared_ptr<const ServiceConfig> shared_config();
   std::shared_ptr<const ServiceConfig> config_snapshot_;
   std::function<bool()> approval_route_;
+  NodeInvoker* node_invoker_ = nullptr;
   /// Runs docker.setupCommand in the new sandbox of `scope` (once; calls arriving meanwhile
   /// wait for the same run), then `then` with nothing or why it failed. A failed setup tears
   /// the sandbox down, so the next call starts over.

@@ -1,0 +1,45 @@
+#pragma once
+// How the exec pipeline reaches node hosts without knowing the gateway protocol: the gateway
+// (or, for a `serve` process, its link to the local gateway) implements this, the pipeline
+// lists nodes for exec host=node and invokes `system.run.prepare` / `system.run` on them.
+// Callbacks run on the io_context thread of the service that called.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "exec/node_selection.h"
+#include "json/json.h"
+
+namespace clawexec::exec {
+
+/// A failed invoke: the node's error (code and message as it sent them), or the gateway's own
+/// (`UNAVAILABLE` when the node disconnected, `TIMEOUT` at the deadline).
+struct NodeInvokeError {
+  std::string code;
+  std::string message;
+};
+
+using NodeInvokeResult = std::variant<json::Value, NodeInvokeError>;
+
+/// What a node said about a run beside its result (`node.event` exec.finished / exec.denied).
+struct NodeRunEvent {
+  std::string node_id;
+  std::string event;  // exec.finished | exec.denied | exec.started
+  json::Object payload;
+};
+
+class NodeInvoker {
+ public:
+  virtual ~NodeInvoker() = default;
+  /// Paired nodes, connected or not, as node.list describes them.
+  virtual std::vector<NodeSummary> nodes() const = 0;
+  /// Sends `command` with `params` to the node; `done` runs once with its payload or an error,
+  /// at the latest after `timeout_ms`.
+  virtual void invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+                      std::function<void(NodeInvokeResult)> done) = 0;
+};
+
+}  // namespace clawexec::exec
