@@ -75,6 +75,7 @@ class Services {
     exec::ExecService* raw = service.get();
     if (events_.requested) raw->set_approval_events(events_);
     if (route_) raw->set_approval_route(route_);
+    if (nodes_) raw->set_node_invoker(nodes_);
     services_[agent] = std::move(service);
     raw->warm_up_shell_environment();
     return raw;
@@ -82,6 +83,10 @@ class Services {
   void set_approval_route(std::function<bool()> route) {
     route_ = std::move(route);
     for (auto& [agent, s] : services_) s->set_approval_route(route_);
+  }
+  void set_node_invoker(exec::NodeInvoker* nodes) {
+    nodes_ = nodes;
+    for (auto& [agent, s] : services_) s->set_node_invoker(nodes_);
   }
   void set_approval_events(exec::ExecService::ApprovalEvents events) {
     events_ = std::move(events);
@@ -138,6 +143,7 @@ class Services {
   asio::io_context& io_;
   std::map<std::string, std::unique_ptr<exec::ExecService>> services_;
   exec::ExecService::ApprovalEvents events_;
+  exec::NodeInvoker* nodes_ = nullptr;
   std::function<bool()> route_;
   exec::ExecService* default_ = nullptr;
 };
@@ -230,9 +236,15 @@ int run_gateway(const GatewayOptions& options) {
     std::fprintf(stderr, "clawexec gateway: %s\n", devices.error().message.c_str());
     return 1;
   }
+  Result<std::unique_ptr<gateway::NodePairing>> node_surfaces = gateway::NodePairing::open(state_dir + "/gateway/nodes.json");
+  if (!node_surfaces.ok()) {
+    std::fprintf(stderr, "clawexec gateway: %s\n", node_surfaces.error().message.c_str());
+    return 1;
+  }
   gateway::OperatorOptions operator_options;
   operator_options.credential = *credential;
   operator_options.devices = devices->get();
+  operator_options.nodes = node_surfaces->get();
   operator_options.auto_approve_local = settings.auto_approve_local;
   operator_options.files = operator_ops::process_operator_env();
   operator_options.services = [&services] { return services.all(); };
@@ -261,6 +273,7 @@ int run_gateway(const GatewayOptions& options) {
     services.resolve(id, decision, by, std::move(done));
   };
   gateway::OperatorHub hub(io, operator_options, approval_source);
+  services.set_node_invoker(&hub);
   std::unique_ptr<approvals::OperatorChannel> channel =
       start_channel(io, services, hub, services.default_service().config(),
                     {[&hub](const json::Object& a) { hub.approval_requested(a); },

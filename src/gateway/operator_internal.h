@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gateway/node_pairing.h"
 #include "gateway/operator_ws.h"
 #include "gateway/scopes.h"
 #include "json/json.h"
@@ -45,6 +46,12 @@ struct OperatorHub::Connection {
     uint64_t sent_chars = 0;
   };
   std::vector<Follow> follows;
+  // Role node (operator_nodes.cc): what it declared, which of its commands are approved.
+  NodeSurface node;
+  std::vector<std::string> node_allowed;
+  std::string path_env;
+  json::Object host_stats;
+  int64_t connected_at_ms = 0;
 
   void send(std::string text) { socket->send(std::move(text)); }
   bool holds(std::string_view scope) const { return role == "operator" && scope_satisfied("operator", scope, scopes); }
@@ -75,6 +82,15 @@ struct OperatorHub::ExternalApproval {
   std::optional<std::string> decision;  // nullopt: expired without one
   std::string terminal_reason;          // user | timeout | no-route
   std::vector<std::function<void(const ExternalApproval&)>> on_settled;
+  std::unique_ptr<boost::asio::steady_timer> timer;
+};
+
+/// A node.invoke waiting for the node's node.invoke.result.
+struct OperatorHub::PendingInvoke {
+  std::string id;
+  std::string node_id;
+  std::string command;
+  std::function<void(exec::NodeInvokeResult)> done;
   std::unique_ptr<boost::asio::steady_timer> timer;
 };
 

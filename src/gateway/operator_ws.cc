@@ -14,25 +14,11 @@
 namespace clawexec::gateway {
 namespace frames {
 
-std::string str(const json::Object& o, std::string_view key) {
-  const json::Value* v = json::find(o, key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
+std::string str(const json::Object& o, std::string_view key) { return json::string_member(o, key); }
 
-const json::Object* obj(const json::Object& o, std::string_view key) {
-  const json::Value* v = json::find(o, key);
-  return v && v->is_object() ? &v->get_object() : nullptr;
-}
+const json::Object* obj(const json::Object& o, std::string_view key) { return json::object_member(o, key); }
 
-std::optional<int64_t> int_member(const json::Object& o, std::string_view key) {
-  const json::Value* v = json::find(o, key);
-  if (v && v->is_int64()) return v->get_int64();
-  if (v && v->is_uint64()) return static_cast<int64_t>(v->get_uint64());
-  if (v && v->is_double() && v->get_double() == static_cast<double>(static_cast<int64_t>(v->get_double()))) {
-    return static_cast<int64_t>(v->get_double());
-  }
-  return std::nullopt;
-}
+std::optional<int64_t> int_member(const json::Object& o, std::string_view key) { return json::integer_member(o, key); }
 
 std::optional<std::vector<std::string>> string_list(const json::Object& o, std::string_view key, std::string* error) {
   const json::Value* v = json::find(o, key);
@@ -52,11 +38,7 @@ std::optional<std::vector<std::string>> string_list(const json::Object& o, std::
   return out;
 }
 
-json::Array to_array(const std::vector<std::string>& items) {
-  json::Array out;
-  for (const std::string& s : items) out.emplace_back(s);
-  return out;
-}
+json::Array to_array(const std::vector<std::string>& items) { return json::string_array(items); }
 
 std::string res_ok(const std::string& id, json::Value payload) {
   return json::serialize(json::Object{{"type", "res"}, {"id", id}, {"ok", true}, {"payload", std::move(payload)}});
@@ -102,6 +84,9 @@ std::string_view required_scope(const std::string& method) {
     return "operator.read";
   }
   if (method == "clawexec.sessions.kill") return "operator.write";
+  if (method == "node.list" || method == "node.describe") return "operator.read";
+  if (method == "node.invoke") return "operator.write";
+  if (method.rfind("node.pair.", 0) == 0) return "operator.pairing";
   return "operator.admin";
 }
 
@@ -137,7 +122,17 @@ const std::vector<std::string>& OperatorHub::methods() {
                                              "clawexec.sessions.sendKeys",
                                              "clawexec.sessions.submit",
                                              "clawexec.sessions.paste",
-                                             "clawexec.sessions.kill"};
+                                             "clawexec.sessions.kill",
+                                             "node.list",
+                                             "node.describe",
+                                             "node.invoke",
+                                             "node.invoke.result",
+                                             "node.event",
+                                             "node.pair.list",
+                                             "node.pair.approve",
+                                             "node.pair.reject",
+                                             "exec.approvals.node.get",
+                                             "exec.approvals.node.set"};
   return m;
 }
 
@@ -146,7 +141,8 @@ const std::vector<std::string>& OperatorHub::events() {
                                              "exec.approval.requested", "exec.approval.resolved",
                                              "device.pair.requested",  "device.pair.resolved",
                                              "device.pair.changed",    "clawexec.session.output",
-                                             "clawexec.session.exited"};
+                                             "clawexec.session.exited", "node.pair.requested",
+                                             "node.pair.resolved",     "node.invoke.request"};
   return e;
 }
 
@@ -163,6 +159,10 @@ OperatorHub::~OperatorHub() {
 }
 
 void OperatorHub::close_all() {
+  std::vector<std::string> invokes;
+  for (const auto& [id, inv] : invokes_) invokes.push_back(id);
+  for (const std::string& id : invokes) finish_invoke(id, exec::NodeInvokeError{"UNAVAILABLE", "gateway shutting down"});
+  node_conns_.clear();
   auto all = std::move(connections_);
   connections_.clear();
   for (auto& [id, c] : all) c->socket->close(1012, "gateway shutting down");
@@ -189,6 +189,7 @@ void OperatorHub::accept(const net::HttpRequest& request, std::shared_ptr<net::W
                       if (alive.expired()) return;
                       if (auto live = weak.lock()) {
                         if (live->handshake_timer) live->handshake_timer->cancel();
+                        if (live->authenticated && live->role == "node") node_closed(*live);
                         live->authenticated = false;
                         // Not erased here: this runs inside send() when a peer that does not
                         // read is cut off, and send() is called while iterating connections_.
@@ -316,6 +317,13 @@ void OperatorHub::handshake(const std::shared_ptr<Connection>& c, const json::Ob
   }
 
   if (options_.limiter) options_.limiter->record_success(c->peer_address);
+  if (role == "node") {
+    std::vector<std::string> commands = frames::string_list(*params, "commands", &list_error).value_or(std::vector<std::string>{});
+    if (!list_error.empty()) return refuse("INVALID_REQUEST", "invalid connect params: " + list_error, 1008, "invalid-handshake");
+    c->node.commands = std::move(commands);
+    c->path_env = str(*params, "pathEnv");
+    node_connected(c, *params, *client);
+  }
   c->authenticated = true;
   if (c->handshake_timer) c->handshake_timer->cancel();
   c->socket->set_max_message(kMaxPayload);
@@ -347,6 +355,10 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
   if (std::find(methods().begin(), methods().end(), method) == methods().end() || method == "connect") {
     return c->send(res_error(id, "INVALID_REQUEST", "unknown method: " + method));
   }
+  if (c->role == "node") return node_role_method(c, id, method, params);
+  if (method == "node.invoke.result" || method == "node.event") {
+    return c->send(res_error(id, "FORBIDDEN", "method " + method + " is for nodes; this connection's role is " + c->role));
+  }
   if (c->role != "operator") {
     return c->send(res_error(id, "FORBIDDEN", "method " + method + " is for operators; this connection's role is " + c->role));
   }
@@ -356,6 +368,7 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
                              json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", needed}, {"requiredScopes", json::Array{json::Value(needed)}}}));
   }
   if (method.rfind("device.", 0) == 0) return device_method(c, id, method, params);
+  if (method.rfind("node.", 0) == 0 || method.rfind("exec.approvals.node.", 0) == 0) return node_method(c, id, method, params);
   if (method.rfind("exec.approvals.", 0) == 0 || method.rfind("config.", 0) == 0) return admin_method(c, id, method, params);
   if (method.rfind("clawexec.sessions.", 0) == 0) return session_method(c, id, method, params);
   if (method == "health") {

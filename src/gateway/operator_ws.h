@@ -15,9 +15,14 @@
 // device, or one asking for a role or scopes beyond its approval, gets a pending pairing request
 // (approved silently for loopback peers when gateway.nodes.pairing.autoApproveLocal allows, as
 // OpenClaw does) and NOT_PAIRED; an approved device gets a device token in hello-ok and may
-// reconnect with it alone. Device-less operators are accepted only from loopback. Node-role
-// connections (protocol 3 or 4) pair and connect; the node methods themselves are not served
-// yet.
+// reconnect with it alone. Device-less operators are accepted only from loopback.
+//
+// Nodes (operator_nodes.cc): a node-role connection is a paired node device; its declared
+// command surface needs a second approval (node_pairing.h, `node.pair.*`). The hub keeps the
+// registry of connected nodes (`node.list`/`node.describe`), forwards `node.invoke` as
+// `node.invoke.request` events with deadlines, matches `node.invoke.result` to its caller
+// (only from the node it was sent to), relays `exec.approvals.node.get/set`, and is the exec
+// pipeline's exec::NodeInvoker for exec host=node.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -30,9 +35,11 @@
 #include <vector>
 
 #include "base/result.h"
+#include "exec/node_invoker.h"
 #include "exec/service.h"
 #include "gateway/auth.h"
 #include "gateway/device_pairing.h"
+#include "gateway/node_pairing.h"
 #include "json/json.h"
 #include "net/http_server.h"
 #include "operator/operator_env.h"
@@ -57,6 +64,7 @@ struct ApprovalSource {
 struct OperatorOptions {
   GatewayCredential credential;
   DevicePairing* devices = nullptr;  // paired devices; required
+  NodePairing* nodes = nullptr;      // approved node command surfaces; required
   AuthLimiter* limiter = nullptr;    // failed connects count here (the front door's limiter)
   bool auto_approve_local = true;    // gateway.nodes.pairing.autoApproveLocal
   /// The config and approvals files `exec.approvals.*` and `config.*` read and write.
@@ -72,10 +80,10 @@ struct OperatorOptions {
   int64_t handshake_timeout_ms = 15000;
 };
 
-class OperatorHub {
+class OperatorHub : public exec::NodeInvoker {
  public:
   OperatorHub(boost::asio::io_context& io, OperatorOptions options, ApprovalSource source);
-  ~OperatorHub();
+  ~OperatorHub() override;
   OperatorHub(const OperatorHub&) = delete;
   OperatorHub& operator=(const OperatorHub&) = delete;
 
@@ -91,6 +99,11 @@ class OperatorHub {
   size_t connection_count() const { return connections_.size(); }
   /// A connected client shows approvals (OpenClaw's canDeliverApprovals for exec).
   bool has_approval_client() const;
+  /// exec::NodeInvoker: paired and connected nodes; an invoke of a connected node's approved
+  /// command.
+  std::vector<exec::NodeSummary> nodes() const override;
+  void invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+              std::function<void(exec::NodeInvokeResult)> done) override;
   /// The methods hello-ok lists (exactly what we implement).
   static const std::vector<std::string>& methods();
   static const std::vector<std::string>& events();
@@ -104,6 +117,16 @@ class OperatorHub {
  private:
   struct Connection;
   struct ExternalApproval;
+  struct PendingInvoke;
+  /// A node finished its handshake: its surface is checked against the approved one.
+  void node_connected(const std::shared_ptr<Connection>& c, const json::Object& params, const json::Object& client);
+  void node_closed(const Connection& c);
+  void node_role_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                        const json::Object& params);
+  void node_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                   const json::Object& params);
+  json::Object node_json(const std::string& node_id) const;
+  void finish_invoke(const std::string& invoke_id, exec::NodeInvokeResult result);
   void on_message(const std::shared_ptr<Connection>& c, std::string text);
   void handshake(const std::shared_ptr<Connection>& c, const json::Object& frame);
   // The device part of connect: proof, device token, pairing. False when it refused the
@@ -136,6 +159,8 @@ class OperatorHub {
   ApprovalSource source_;
   std::map<uint64_t, std::shared_ptr<Connection>> connections_;
   std::map<std::string, std::shared_ptr<ExternalApproval>> external_;
+  std::map<std::string, uint64_t> node_conns_;                      // node id -> connection id
+  std::map<std::string, std::shared_ptr<PendingInvoke>> invokes_;  // by invoke id
   // waitDecision callers on the exec services' approvals, answered by approval_resolved.
   std::map<std::string, std::vector<std::function<void(const std::optional<std::string>&)>>> service_waiters_;
   uint64_t next_conn_ = 1;

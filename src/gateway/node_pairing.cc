@@ -1,0 +1,212 @@
+// The node command-surface store and its approval rules: see node_pairing.h.
+
+#include "gateway/node_pairing.h"
+
+#include <algorithm>
+
+#include "approvals/random.h"
+#include "gateway/scopes.h"
+#include "sys/file_system.h"
+#include "sys/sys.h"
+#include "sys/whole_file.h"
+
+namespace clawexec::gateway {
+namespace {
+
+using json::integer_member;
+using json::string_array;
+using json::string_member;
+using json::strings_member;
+
+bool has(const std::vector<std::string>& set, const std::string& s) { return std::find(set.begin(), set.end(), s) != set.end(); }
+
+bool is_system_command(const std::string& command) {
+  static const std::vector<std::string> kSystem = {"system.run",         "system.run.prepare", "system.which",
+                                                   "browser.proxy",      "browser.proxy.upload.v1", "fs.listDir",
+                                                   "system.execApprovals.get", "system.execApprovals.set"};
+  return has(kSystem, command);
+}
+
+void put_surface(json::Object& o, const NodeSurface& s) {
+  o["nodeId"] = s.node_id;
+  if (!s.client_id.empty()) o["clientId"] = s.client_id;
+  if (!s.client_mode.empty()) o["clientMode"] = s.client_mode;
+  if (!s.display_name.empty()) o["displayName"] = s.display_name;
+  if (!s.platform.empty()) o["platform"] = s.platform;
+  if (!s.version.empty()) o["version"] = s.version;
+  if (!s.device_family.empty()) o["deviceFamily"] = s.device_family;
+  o["caps"] = string_array(s.caps);
+  o["commands"] = string_array(s.commands);
+}
+
+NodeSurface get_surface(const json::Object& o) {
+  return {string_member(o, "nodeId"),   string_member(o, "clientId"), string_member(o, "clientMode"),
+          string_member(o, "displayName"), string_member(o, "platform"), string_member(o, "version"),
+          string_member(o, "deviceFamily"), strings_member(o, "caps"),  strings_member(o, "commands")};
+}
+
+}  // namespace
+
+std::vector<std::string> node_approve_scopes(const std::vector<std::string>& commands) {
+  if (commands.empty()) return {"operator.pairing"};
+  for (const std::string& c : commands) {
+    if (is_system_command(c)) return {"operator.pairing", "operator.admin"};
+  }
+  return {"operator.pairing", "operator.write"};
+}
+
+Result<std::unique_ptr<NodePairing>> NodePairing::open(std::string path) {
+  std::unique_ptr<NodePairing> store(new NodePairing(path));
+  std::optional<sys::FileInfo> info = TRY(sys::lstat_path(path));
+  if (!info) return store;
+  if (info->type != sys::FileType::kRegular) return Error::invalid("gateway node file " + path + ": not a regular file");
+  if ((info->mode & 077) != 0) {
+    return Error{ErrorCode::kPermissionDenied, 0, "gateway node file " + path + ": readable by group or others (chmod 600 it)"};
+  }
+  std::string text = TRY(sys::read_whole_file(path));
+  std::optional<json::Value> doc = json::parse(text);
+  const json::Value* list = doc && doc->is_object() ? json::find(doc->get_object(), "nodes") : nullptr;
+  if (!list || !list->is_array()) return Error::invalid("gateway node file " + path + ": not {\"version\":1,\"nodes\":[...]}");
+  for (const json::Value& v : list->get_array()) {
+    if (!v.is_object()) return Error::invalid("gateway node file " + path + ": a node entry is not an object");
+    ApprovedNode n{get_surface(v.get_object()), integer_member(v.get_object(), "approvedAtMs").value_or(0)};
+    if (n.surface.node_id.empty()) return Error::invalid("gateway node file " + path + ": a node entry lacks nodeId");
+    std::string id = n.surface.node_id;
+    store->approved_[id] = std::move(n);
+  }
+  return store;
+}
+
+Result<void> NodePairing::save() const {
+  json::Array list;
+  for (const auto& [id, n] : approved_) {
+    json::Object o;
+    put_surface(o, n.surface);
+    o["approvedAtMs"] = n.approved_at_ms;
+    list.emplace_back(std::move(o));
+  }
+  std::string dir = path_.substr(0, path_.rfind('/'));
+  TRY(sys::make_directories(dir));
+  TRY(sys::change_mode(dir, 0700));
+  return sys::replace_file_atomically(path_, json::stringify(json::Object{{"version", 1}, {"nodes", std::move(list)}}, 2) + "\n",
+                                      0600, sys::Durability::kFsyncFileAndDirectory);
+}
+
+Result<NodePairing::Checked> NodePairing::check(const NodeSurface& surface, bool auto_approve, int64_t now_ms) {
+  Checked out;
+  auto known = approved_.find(surface.node_id);
+  std::vector<std::string> missing;
+  for (const std::string& c : surface.commands) {
+    bool ok = known != approved_.end() && has(known->second.surface.commands, c);
+    (ok ? out.allowed : missing).push_back(c);
+  }
+  if (known == approved_.end() && auto_approve) {
+    approved_[surface.node_id] = ApprovedNode{surface, now_ms};
+    TRY(save());
+    out.allowed = surface.commands;
+    return out;
+  }
+  if (missing.empty() && known != approved_.end()) {
+    // Keep what the node says about itself current (name, version), not its approval.
+    NodeSurface& s = known->second.surface;
+    std::vector<std::string> commands = s.commands;
+    s = surface;
+    s.commands = std::move(commands);
+    return out;
+  }
+  if (known == approved_.end() && surface.commands.empty()) {
+    approved_[surface.node_id] = ApprovedNode{surface, now_ms};
+    TRY(save());
+    return out;
+  }
+  // One pending request per node: refreshed while the declared surface is the same, replaced
+  // when it changed.
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (it->second.surface.node_id != surface.node_id) continue;
+    if (it->second.surface.commands == surface.commands && it->second.surface.caps == surface.caps) {
+      it->second.surface = surface;
+      out.request = it->second;
+      return out;
+    }
+    pending_.erase(it);
+    break;
+  }
+  PendingNode p{approvals::random_uuid(), surface, node_approve_scopes(surface.commands), now_ms};
+  pending_[p.request_id] = p;
+  out.request = std::move(p);
+  out.created = true;
+  return out;
+}
+
+std::vector<const PendingNode*> NodePairing::pending() const {
+  std::vector<const PendingNode*> out;
+  for (const auto& [id, p] : pending_) out.push_back(&p);
+  std::sort(out.begin(), out.end(), [](const PendingNode* a, const PendingNode* b) { return a->ts < b->ts; });
+  return out;
+}
+
+const ApprovedNode* NodePairing::approved(const std::string& node_id) const {
+  auto it = approved_.find(node_id);
+  return it == approved_.end() ? nullptr : &it->second;
+}
+
+std::vector<const ApprovedNode*> NodePairing::approved_nodes() const {
+  std::vector<const ApprovedNode*> out;
+  for (const auto& [id, n] : approved_) out.push_back(&n);
+  return out;
+}
+
+Result<ApprovedNode> NodePairing::approve(const std::string& request_id, const std::vector<std::string>& caller_scopes,
+                                          int64_t now_ms) {
+  auto it = pending_.find(request_id);
+  if (it == pending_.end()) return Error{ErrorCode::kNotFound, 0, "unknown requestId"};
+  if (std::optional<std::string> lacking = missing_scope("operator", it->second.required_scopes, caller_scopes)) {
+    return Error{ErrorCode::kPermissionDenied, 0, "missing scope: " + *lacking};
+  }
+  ApprovedNode n{it->second.surface, now_ms};
+  std::string node_id = n.surface.node_id;
+  ApprovedNode previous;
+  bool had = approved_.count(node_id) > 0;
+  if (had) previous = approved_[node_id];
+  approved_[node_id] = n;
+  if (Result<void> saved = save(); !saved.ok()) {
+    if (had) approved_[node_id] = std::move(previous);
+    else approved_.erase(node_id);
+    return saved.error();
+  }
+  pending_.erase(it);
+  return n;
+}
+
+Result<std::string> NodePairing::reject(const std::string& request_id) {
+  auto it = pending_.find(request_id);
+  if (it == pending_.end()) return Error{ErrorCode::kNotFound, 0, "unknown requestId"};
+  std::string node_id = it->second.surface.node_id;
+  pending_.erase(it);
+  return node_id;
+}
+
+Result<void> NodePairing::remove(const std::string& node_id) {
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    it = it->second.surface.node_id == node_id ? pending_.erase(it) : std::next(it);
+  }
+  if (approved_.erase(node_id) == 0) return {};
+  return save();
+}
+
+json::Object NodePairing::pending_json(const PendingNode& p) {
+  json::Object o{{"requestId", p.request_id}};
+  put_surface(o, p.surface);
+  o["requiredApproveScopes"] = string_array(p.required_scopes);
+  o["ts"] = p.ts;
+  return o;
+}
+
+json::Object NodePairing::approved_json(const ApprovedNode& n) {
+  json::Object o;
+  put_surface(o, n.surface);
+  o["approvedAtMs"] = n.approved_at_ms;
+  return o;
+}
+
+}  // namespace clawexec::gateway

@@ -1,0 +1,314 @@
+// The node side of the hub: the registry of connected nodes, their command-surface approval,
+// node.invoke and its results, node events, and the operator's node methods. See
+// operator_ws.h ("Nodes") and node_pairing.h.
+//
+// An invoke is a `node.invoke.request` event to the node's connection and a pending entry with
+// a deadline; it ends exactly once: with the node's `node.invoke.result` (accepted only from
+// the node it was sent to), at the deadline (TIMEOUT), or when the node disconnects
+// (UNAVAILABLE), so no caller waits forever on a node that went away.
+
+#include <algorithm>
+#include <boost/asio/post.hpp>
+
+#include "approvals/random.h"
+#include "base/time.h"
+#include "gateway/operator_internal.h"
+
+namespace clawexec::gateway {
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+json::Value parsed_payload(const json::Object& params) {
+  if (const json::Value* p = json::find(params, "payload")) return *p;
+  if (const json::Value* j = json::find(params, "payloadJSON"); j && j->is_string()) {
+    if (std::optional<json::Value> v = json::parse(j->get_string())) return *v;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void OperatorHub::node_connected(const std::shared_ptr<Connection>& c, const json::Object& params, const json::Object& client) {
+  (void)params;
+  NodeSurface& s = c->node;
+  s.node_id = c->device_id;
+  s.client_id = c->client_id;
+  s.client_mode = c->client_mode;
+  s.display_name = str(client, "displayName");
+  s.platform = str(client, "platform");
+  s.version = str(client, "version");
+  s.device_family = str(client, "deviceFamily");
+  s.caps = c->caps;
+  c->connected_at_ms = epoch_ms();
+  Result<NodePairing::Checked> checked = options_.nodes->check(s, c->loopback && options_.auto_approve_local, c->connected_at_ms);
+  if (!checked.ok()) {
+    c->node_allowed.clear();
+  } else {
+    c->node_allowed = checked->allowed;
+    if (checked->request && checked->created) {
+      broadcast("node.pair.requested", NodePairing::pending_json(*checked->request), "operator.pairing");
+    }
+  }
+  // A node that reconnects replaces its older connection.
+  if (auto old = node_conns_.find(s.node_id); old != node_conns_.end() && old->second != c->id) {
+    if (auto it = connections_.find(old->second); it != connections_.end()) {
+      std::shared_ptr<Connection> previous = it->second;
+      node_closed(*previous);
+      previous->authenticated = false;
+      previous->socket->close(1008, "replaced by a newer connection of the same node");
+    }
+  }
+  node_conns_[s.node_id] = c->id;
+}
+
+void OperatorHub::node_closed(const Connection& c) {
+  auto it = node_conns_.find(c.node.node_id);
+  if (it == node_conns_.end() || it->second != c.id) return;
+  node_conns_.erase(it);
+  std::vector<std::string> orphaned;
+  for (const auto& [id, inv] : invokes_) {
+    if (inv->node_id == c.node.node_id) orphaned.push_back(id);
+  }
+  for (const std::string& id : orphaned) {
+    finish_invoke(id, exec::NodeInvokeError{"NODE_DISCONNECTED", "node " + c.node.node_id + " disconnected before it answered"});
+  }
+}
+
+std::vector<exec::NodeSummary> OperatorHub::nodes() const {
+  std::vector<exec::NodeSummary> out;
+  auto summary = [](const NodeSurface& s, const std::vector<std::string>& commands, bool connected, const std::string& ip) {
+    return exec::NodeSummary{s.node_id, s.display_name, s.platform, ip, s.client_id, commands, connected};
+  };
+  for (const ApprovedNode* n : options_.nodes->approved_nodes()) {
+    auto conn = node_conns_.find(n->surface.node_id);
+    if (conn != node_conns_.end()) {
+      const Connection& c = *connections_.at(conn->second);
+      out.push_back(summary(c.node, c.node_allowed, true, c.loopback ? "" : c.peer_address));
+    } else {
+      out.push_back(summary(n->surface, n->surface.commands, false, ""));
+    }
+  }
+  return out;
+}
+
+json::Object OperatorHub::node_json(const std::string& node_id) const {
+  const ApprovedNode* approved = options_.nodes->approved(node_id);
+  auto conn = node_conns_.find(node_id);
+  const Connection* c = conn != node_conns_.end() ? connections_.at(conn->second).get() : nullptr;
+  const NodeSurface& s = c ? c->node : approved->surface;
+  json::Object o{{"nodeId", s.node_id}};
+  if (!s.display_name.empty()) o["displayName"] = s.display_name;
+  if (!s.platform.empty()) o["platform"] = s.platform;
+  if (!s.version.empty()) o["version"] = s.version;
+  if (!s.client_id.empty()) o["clientId"] = s.client_id;
+  if (!s.client_mode.empty()) o["clientMode"] = s.client_mode;
+  if (!s.device_family.empty()) o["deviceFamily"] = s.device_family;
+  o["caps"] = json::string_array(s.caps);
+  o["commands"] = json::string_array(c ? c->node_allowed : approved->surface.commands);
+  if (c && !c->host_stats.empty()) o["hostStats"] = c->host_stats;
+  if (c && !c->path_env.empty()) o["pathEnv"] = c->path_env;
+  if (c && !c->loopback) o["remoteIp"] = c->peer_address;
+  o["approvalState"] = approved ? "approved" : "pending";
+  if (c) o["connectedAtMs"] = c->connected_at_ms;
+  if (approved) o["approvedAtMs"] = approved->approved_at_ms;
+  o["paired"] = approved != nullptr;
+  o["connected"] = c != nullptr;
+  return o;
+}
+
+void OperatorHub::invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+                         std::function<void(exec::NodeInvokeResult)> done) {
+  auto fail_soon = [this, &done](std::string code, std::string message) {
+    boost::asio::post(io_, [done = std::move(done), code = std::move(code), message = std::move(message)] {
+      done(exec::NodeInvokeError{code, message});
+    });
+  };
+  auto conn = node_conns_.find(node_id);
+  if (conn == node_conns_.end()) return fail_soon("NOT_CONNECTED", "node not connected");
+  const std::shared_ptr<Connection>& c = connections_.at(conn->second);
+  if (!has(c->node_allowed, command)) {
+    return fail_soon("INVALID_REQUEST", "node command not allowed: " + command +
+                                            (has(c->node.commands, command)
+                                                 ? " (awaiting approval of the node's command surface: node.pair.approve)"
+                                                 : " (the node does not declare it)"));
+  }
+  auto inv = std::make_shared<PendingInvoke>();
+  inv->id = approvals::random_uuid();
+  inv->node_id = node_id;
+  inv->command = command;
+  inv->done = std::move(done);
+  inv->timer = std::make_unique<boost::asio::steady_timer>(io_, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 1)));
+  std::weak_ptr<bool> alive = alive_;
+  inv->timer->async_wait([this, alive, id = inv->id](const boost::system::error_code& ec) {
+    if (ec || alive.expired()) return;
+    finish_invoke(id, exec::NodeInvokeError{"TIMEOUT", "node invoke timed out"});
+  });
+  invokes_[inv->id] = inv;
+  c->send(frames::event("node.invoke.request", json::Object{{"id", inv->id},
+                                                            {"nodeId", node_id},
+                                                            {"command", command},
+                                                            {"paramsJSON", json::serialize(params)},
+                                                            {"timeoutMs", timeout_ms},
+                                                            {"idempotencyKey", approvals::random_uuid()}}));
+}
+
+void OperatorHub::finish_invoke(const std::string& invoke_id, exec::NodeInvokeResult result) {
+  auto it = invokes_.find(invoke_id);
+  if (it == invokes_.end()) return;
+  std::shared_ptr<PendingInvoke> inv = it->second;
+  invokes_.erase(it);
+  inv->timer->cancel();
+  inv->done(std::move(result));
+}
+
+void OperatorHub::node_role_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                                   const json::Object& params) {
+  if (method == "node.invoke.result") {
+    std::string invoke_id = str(params, "id");
+    auto it = invokes_.find(invoke_id);
+    // Only the node an invoke went to may answer it.
+    if (it == invokes_.end() || it->second->node_id != c->node.node_id) {
+      return c->send(res_ok(id, json::Object{{"ok", true}, {"ignored", true}}));
+    }
+    const json::Value* ok = json::find(params, "ok");
+    if (ok && ok->is_bool() && ok->get_bool()) {
+      finish_invoke(invoke_id, parsed_payload(params));
+    } else {
+      const json::Object* error = obj(params, "error");
+      std::string code = error ? str(*error, "code") : std::string();
+      std::string message = error ? str(*error, "message") : std::string();
+      finish_invoke(invoke_id, exec::NodeInvokeError{code.empty() ? "UNAVAILABLE" : code, message.empty() ? "node error" : message});
+    }
+    return c->send(res_ok(id, json::Object{{"ok", true}}));
+  }
+  if (method == "node.event") {
+    std::string event = str(params, "event");
+    json::Value payload = parsed_payload(params);
+    if (event == "node.host.stats" && payload.is_object()) {
+      c->host_stats = payload.get_object();
+      c->host_stats["updatedAtMs"] = epoch_ms();
+      return c->send(res_ok(id, json::Object{{"ok", true}, {"event", event}, {"handled", true}, {"reason", "updated"}}));
+    }
+    return c->send(res_ok(id, json::Object{{"ok", true}, {"event", event}, {"handled", event.rfind("exec.", 0) == 0}}));
+  }
+  c->send(res_error(id, "FORBIDDEN", "method " + method + " is for operators; this connection's role is node"));
+}
+
+void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                              const json::Object& params) {
+  const int64_t now = epoch_ms();
+  std::string node_id = str(params, "nodeId");
+  if (method == "node.list") {
+    json::Array list;
+    std::vector<std::string> seen;
+    for (const ApprovedNode* n : options_.nodes->approved_nodes()) {
+      list.emplace_back(node_json(n->surface.node_id));
+      seen.push_back(n->surface.node_id);
+    }
+    for (const auto& [nid, cid] : node_conns_) {
+      if (!has(seen, nid)) list.emplace_back(node_json(nid));
+    }
+    return c->send(res_ok(id, json::Object{{"ts", now}, {"nodes", std::move(list)}}));
+  }
+  if (method == "node.describe") {
+    if (!options_.nodes->approved(node_id) && !node_conns_.count(node_id)) {
+      return c->send(res_error(id, "INVALID_REQUEST", "unknown nodeId"));
+    }
+    json::Object o = node_json(node_id);
+    o["ts"] = now;
+    return c->send(res_ok(id, std::move(o)));
+  }
+  if (method == "node.pair.list") {
+    json::Array pending, paired;
+    for (const PendingNode* p : options_.nodes->pending()) pending.emplace_back(NodePairing::pending_json(*p));
+    for (const ApprovedNode* n : options_.nodes->approved_nodes()) paired.emplace_back(NodePairing::approved_json(*n));
+    return c->send(res_ok(id, json::Object{{"pending", std::move(pending)}, {"paired", std::move(paired)}}));
+  }
+  if (method == "node.pair.approve" || method == "node.pair.reject") {
+    std::string request_id = str(params, "requestId");
+    if (request_id.empty()) return c->send(res_error(id, "INVALID_REQUEST", "invalid " + method + " params: requestId required"));
+    if (method == "node.pair.reject") {
+      Result<std::string> rejected = options_.nodes->reject(request_id);
+      if (!rejected.ok()) return c->send(res_error(id, "INVALID_REQUEST", rejected.error().message));
+      broadcast("node.pair.resolved",
+                json::Object{{"requestId", request_id}, {"nodeId", *rejected}, {"decision", "rejected"}, {"ts", now}},
+                "operator.pairing");
+      return c->send(res_ok(id, json::Object{{"requestId", request_id}, {"nodeId", *rejected}}));
+    }
+    Result<ApprovedNode> approved = options_.nodes->approve(request_id, c->scopes, now);
+    if (!approved.ok()) {
+      if (approved.error().code == ErrorCode::kPermissionDenied) {
+        std::string scope = approved.error().message.substr(std::string("missing scope: ").size());
+        return c->send(res_error(id, "FORBIDDEN", approved.error().message,
+                                 json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", scope}}));
+      }
+      return c->send(res_error(id, "INVALID_REQUEST", approved.error().message));
+    }
+    // The connected node's commands widen at once.
+    if (auto conn = node_conns_.find(approved->surface.node_id); conn != node_conns_.end()) {
+      Connection& nc = *connections_.at(conn->second);
+      nc.node_allowed.clear();
+      for (const std::string& cmd : nc.node.commands) {
+        if (has(approved->surface.commands, cmd)) nc.node_allowed.push_back(cmd);
+      }
+    }
+    broadcast("node.pair.resolved",
+              json::Object{{"requestId", request_id}, {"nodeId", approved->surface.node_id}, {"decision", "approved"}, {"ts", now}},
+              "operator.pairing");
+    return c->send(res_ok(id, json::Object{{"requestId", request_id}, {"node", NodePairing::approved_json(*approved)}}));
+  }
+  if (method == "node.invoke" || method == "exec.approvals.node.get" || method == "exec.approvals.node.set") {
+    std::string command = method == "exec.approvals.node.get"   ? "system.execApprovals.get"
+                          : method == "exec.approvals.node.set" ? "system.execApprovals.set"
+                                                                : str(params, "command");
+    if (node_id.empty() || command.empty()) return c->send(res_error(id, "INVALID_REQUEST", "nodeId and command required"));
+    json::Object forwarded;
+    if (method == "node.invoke") {
+      if (command == "system.execApprovals.get" || command == "system.execApprovals.set") {
+        return c->send(res_error(id, "INVALID_REQUEST", "node.invoke does not allow system.execApprovals.*; use exec.approvals.node.*",
+                                 json::Object{{"command", command}}));
+      }
+      if (str(params, "idempotencyKey").empty()) {
+        return c->send(res_error(id, "INVALID_REQUEST", "invalid node.invoke params: idempotencyKey (string) required"));
+      }
+      if (command.rfind("system.", 0) == 0 && !c->admin()) {
+        return c->send(res_error(id, "FORBIDDEN", "missing scope: operator.admin",
+                                 json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", "operator.admin"}}));
+      }
+      if (const json::Object* p = obj(params, "params")) forwarded = *p;
+      // Approval flags are never taken from the caller: an operator's raw system.run is judged
+      // by the node's own policy like any other.
+      for (std::string_view key : {"approved", "approvalDecision", "approvalSource"}) forwarded.erase(key);
+    } else {
+      forwarded = params;
+      forwarded.erase("nodeId");
+    }
+    int64_t timeout = int_member(params, "timeoutMs").value_or(method == "node.invoke" ? 30000 : 10000);
+    if (timeout <= 0) timeout = 30000;
+    std::weak_ptr<Connection> weak = c;
+    return invoke(node_id, command, std::move(forwarded), timeout,
+                  [weak, id, node_id, command, method](exec::NodeInvokeResult r) {
+                    auto live = weak.lock();
+                    if (!live) return;
+                    if (auto* e = std::get_if<exec::NodeInvokeError>(&r)) {
+                      bool dispatched = e->code != "NOT_CONNECTED" && e->code != "INVALID_REQUEST";
+                      json::Object details{{"nodeError", json::Object{{"code", e->code}, {"message", e->message}}},
+                                           {"nodeCommandDispatched", dispatched}};
+                      std::string code = e->code == "INVALID_REQUEST" && !dispatched ? "INVALID_REQUEST" : "UNAVAILABLE";
+                      std::string message = e->code == "NOT_CONNECTED" || e->code == "NODE_DISCONNECTED" ? e->message : e->code + ": " + e->message;
+                      return live->send(res_error(id, code, message, std::move(details)));
+                    }
+                    json::Value& payload = std::get<json::Value>(r);
+                    if (method != "node.invoke") return live->send(res_ok(id, payload));
+                    live->send(res_ok(id, json::Object{{"ok", true},
+                                                       {"nodeId", node_id},
+                                                       {"command", command},
+                                                       {"payload", payload},
+                                                       {"payloadJSON", json::serialize(payload)}}));
+                  });
+  }
+  c->send(res_error(id, "INVALID_REQUEST", "unknown method: " + method));
+}
+
+}  // namespace clawexec::gateway
