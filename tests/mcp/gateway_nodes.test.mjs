@@ -1,0 +1,265 @@
+// Node hosts on the gateway: the two pairing layers (device, then the node's command surface,
+// which needs operator.admin for system commands), node.list / node.describe, node.invoke with
+// its results, errors, deadline and disconnects, exec.approvals.node.* relayed to the node, and
+// the agent's `exec host=node` through MCP: selection, prepare-then-run with the node's plan,
+// the result text, and the node's refusal passed through. The node here is a scripted OpenClaw
+// node host (lib/fake_node.mjs), so every frame the gateway sends it is checked.
+import { describe, test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { waitFor, STRUCTURED_CONTENT_CAPABILITY } from "./lib/harness.mjs";
+import { startGateway, operator } from "./lib/gateway.mjs";
+import { fakeNode, preparingHandler } from "./lib/fake_node.mjs";
+
+async function agent(g) {
+  const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${g.token}` } } });
+  const client = new Client({ name: "agent", version: "1" }, { capabilities: { ...STRUCTURED_CONTENT_CAPABILITY } });
+  await client.connect(transport);
+  return client;
+}
+
+const execText = async (client, args) => {
+  const r = await client.callTool({ name: "exec", arguments: args });
+  return { text: r.content[0].text, details: r.structuredContent, isError: r.isError === true };
+};
+
+describe("node pairing on the gateway (autoApproveLocal off)", () => {
+  let g;
+  before(async () => {
+    g = await startGateway({ config: { gateway: { nodes: { pairing: { autoApproveLocal: false } } } } });
+  });
+  after(async () => g && (await g.stop()));
+
+  test("device approval, then the command surface, which needs operator.admin for system.*", async () => {
+    const admin = await operator(g, ["operator.admin"]);
+    const first = await fakeNode(g, { name: "build-box" });
+    assert.equal(first.res.ok, false);
+    assert.equal(first.res.error.details.code, "PAIRING_REQUIRED");
+    const requestId = first.res.error.details.requestId;
+    assert.equal((await admin.call("device.pair.approve", { requestId })).ok, true);
+
+    const node = await fakeNode(g, { name: "build-box", device: first.device });
+    assert.equal(node.res.ok, true, JSON.stringify(node.res));
+    assert.ok(node.hello.auth.deviceToken, "a device token is issued");
+    const requested = await admin.next((f) => f.event === "node.pair.requested", "node.pair.requested");
+    assert.equal(requested.payload.nodeId, first.device.id);
+    assert.deepEqual(requested.payload.requiredApproveScopes, ["operator.pairing", "operator.admin"]);
+
+    // Until the surface is approved, the node is listed but none of its commands are usable.
+    const listed = await admin.call("node.list", {});
+    const row = listed.payload.nodes.find((n) => n.nodeId === first.device.id);
+    assert.equal(row.connected, true);
+    assert.equal(row.approvalState, "pending");
+    assert.deepEqual(row.commands, []);
+    const early = await admin.call("node.invoke", { nodeId: first.device.id, command: "system.which", params: { bins: ["sh"] }, idempotencyKey: "k1" });
+    assert.equal(early.ok, false);
+    assert.match(early.error.message, /node command not allowed: system\.which \(awaiting approval/);
+
+    const pairingOnly = await operator(g, ["operator.pairing", "operator.write"]);
+    const denied = await pairingOnly.call("node.pair.approve", { requestId: requested.payload.requestId });
+    assert.equal(denied.ok, false);
+    assert.equal(denied.error.message, "missing scope: operator.admin");
+    const pending = await pairingOnly.call("node.pair.list", {});
+    assert.equal(pending.payload.pending.length, 1);
+
+    const approved = await admin.call("node.pair.approve", { requestId: requested.payload.requestId });
+    assert.equal(approved.ok, true, JSON.stringify(approved));
+    assert.deepEqual(approved.payload.node.commands.sort(), [...node.device ? [] : [], "system.execApprovals.get", "system.execApprovals.set", "system.run", "system.run.prepare", "system.which"].sort());
+    await admin.next((f) => f.event === "node.pair.resolved" && f.payload.decision === "approved", "node.pair.resolved");
+    const described = await admin.call("node.describe", { nodeId: first.device.id });
+    assert.equal(described.payload.approvalState, "approved");
+    assert.equal(described.payload.displayName, "build-box");
+    assert.equal(described.payload.commands.length, 5);
+    assert.equal((await admin.call("node.describe", { nodeId: "nope" })).error.message, "unknown nodeId");
+
+    // A reconnect with the same surface is approved at once, with the device token alone.
+    node.ws.close();
+    const again = await fakeNode(g, { name: "build-box", device: first.device, auth: { deviceToken: node.hello.auth.deviceToken } });
+    assert.equal(again.res.ok, true, JSON.stringify(again.res));
+    const after = await admin.call("node.describe", { nodeId: first.device.id });
+    assert.equal(after.payload.connected, true);
+    assert.equal(after.payload.commands.length, 5);
+    again.ws.close();
+    admin.ws.close();
+    pairingOnly.ws.close();
+  });
+});
+
+describe("node.invoke and exec host=node (local node, approved silently)", () => {
+  let g;
+  before(async () => {
+    g = await startGateway({ config: { tools: { exec: { security: "full", ask: "off" } } } });
+  });
+  after(async () => g && (await g.stop()));
+
+  test("exec host=node with no node says none is available", async () => {
+    const client = await agent(g);
+    const r = await execText(client, { command: "echo hi", host: "node" });
+    assert.equal(r.isError, true);
+    assert.equal(r.text, "exec host=node requires a paired node (none available). This requires a companion app or node host.");
+    await client.close();
+  });
+
+  test("node.invoke: result, node error, deadline, a foreign answer ignored, a disconnect ends the call", async () => {
+    const admin = await operator(g, ["operator.admin"]);
+    const node = await fakeNode(g, {
+      name: "invoker",
+      handler: (command, params) => {
+        if (command === "system.which") return { payload: { bins: { sh: "/usr/bin/sh" } } };
+        if (command === "system.run" && params.rawCommand === "deny") {
+          return { error: { code: "SYSTEM_RUN_DENIED", message: "SYSTEM_RUN_DENIED: approval required" } };
+        }
+        return null;
+      },
+    });
+    assert.equal(node.res.ok, true, JSON.stringify(node.res));
+    const nodeId = node.device.id;
+    const ok = await admin.call("node.invoke", { nodeId, command: "system.which", params: { bins: ["sh", "nope"] }, timeoutMs: 5000, idempotencyKey: "a" });
+    assert.equal(ok.ok, true, JSON.stringify(ok));
+    assert.deepEqual(ok.payload, { ok: true, nodeId, command: "system.which", payload: { bins: { sh: "/usr/bin/sh" } }, payloadJSON: '{"bins":{"sh":"/usr/bin/sh"}}' });
+    const req = node.requests.find((r) => r.command === "system.which");
+    assert.equal(req.nodeId, nodeId);
+    assert.ok(req.timeoutMs <= 5000 && req.timeoutMs > 4000);
+    assert.ok(req.idempotencyKey);
+
+    const denied = await admin.call("node.invoke", { nodeId, command: "system.run", params: { command: ["x"], rawCommand: "deny", approved: true, approvalDecision: "allow-always" }, idempotencyKey: "b" });
+    assert.equal(denied.ok, false);
+    assert.equal(denied.error.code, "UNAVAILABLE");
+    assert.equal(denied.error.message, "SYSTEM_RUN_DENIED: SYSTEM_RUN_DENIED: approval required");
+    assert.deepEqual(denied.error.details, { nodeError: { code: "SYSTEM_RUN_DENIED", message: "SYSTEM_RUN_DENIED: approval required" }, nodeCommandDispatched: true });
+    const forwarded = node.requests.find((r) => r.params.rawCommand === "deny");
+    assert.equal(forwarded.params.approved, undefined, "approval flags from the caller are never forwarded");
+    assert.equal(forwarded.params.approvalDecision, undefined);
+
+    const slow = await admin.call("node.invoke", { nodeId, command: "system.run", params: { rawCommand: "silent" }, timeoutMs: 300, idempotencyKey: "c" });
+    assert.equal(slow.ok, false);
+    assert.equal(slow.error.message, "TIMEOUT: node invoke timed out");
+
+    // Another node cannot answer this node's invoke.
+    const other = await fakeNode(g, { name: "intruder" });
+    const pendingCall = admin.call("node.invoke", { nodeId, command: "system.run", params: { rawCommand: "hang" }, timeoutMs: 8000, idempotencyKey: "d" });
+    const hang = await waitFor(() => node.requests.find((r) => r.params.rawCommand === "hang"), 5000, "hang request");
+    other.answer(hang, { payload: { stdout: "forged" } });
+    await new Promise((r) => setTimeout(r, 300));
+    node.ws.close();
+    const ended = await pendingCall;
+    assert.equal(ended.ok, false);
+    assert.match(ended.error.message, /disconnected before it answered/);
+
+    const gone = await admin.call("node.invoke", { nodeId, command: "system.which", params: {}, idempotencyKey: "e" });
+    assert.equal(gone.error.message, "node not connected");
+    const approvalsGet = await admin.call("node.invoke", { nodeId: other.device.id, command: "system.execApprovals.get", params: {}, idempotencyKey: "f" });
+    assert.match(approvalsGet.error.message, /use exec\.approvals\.node\.\*/);
+    const writer = await operator(g, ["operator.write"]);
+    const noAdmin = await writer.call("node.invoke", { nodeId: other.device.id, command: "system.run", params: {}, idempotencyKey: "g" });
+    assert.equal(noAdmin.error.message, "missing scope: operator.admin");
+    other.ws.close();
+    writer.ws.close();
+    admin.ws.close();
+  });
+
+  test("exec.approvals.node.get/set are relayed to the node", async () => {
+    const admin = await operator(g, ["operator.admin"]);
+    const node = await fakeNode(g, {
+      name: "approvals",
+      handler: (command, params) => {
+        if (command === "system.execApprovals.get") return { payload: { path: "/n/exec-approvals.json", exists: true, file: { version: 1 }, hash: "h1" } };
+        if (command === "system.execApprovals.set") return params.baseHash === "h1" ? { payload: { ok: true, hash: "h2" } } : { error: { code: "INVALID_REQUEST", message: "exec approvals changed; reload and retry" } };
+        return null;
+      },
+    });
+    const got = await admin.call("exec.approvals.node.get", { nodeId: node.device.id });
+    assert.deepEqual(got.payload, { path: "/n/exec-approvals.json", exists: true, file: { version: 1 }, hash: "h1" });
+    const set = await admin.call("exec.approvals.node.set", { nodeId: node.device.id, file: { version: 1 }, baseHash: "h1" });
+    assert.equal(set.ok, true);
+    const setReq = node.requests.find((r) => r.command === "system.execApprovals.set");
+    assert.deepEqual(setReq.params, { file: { version: 1 }, baseHash: "h1" });
+    const stale = await admin.call("exec.approvals.node.set", { nodeId: node.device.id, file: { version: 1 }, baseHash: "old" });
+    assert.equal(stale.error.message, "INVALID_REQUEST: exec approvals changed; reload and retry");
+    const reader = await operator(g, ["operator.read"]);
+    assert.equal((await reader.call("exec.approvals.node.get", { nodeId: node.device.id })).error.message, "missing scope: operator.admin");
+    node.ws.close();
+    reader.ws.close();
+    admin.ws.close();
+  });
+
+  test("exec host=node: prepare, then run the node's plan; the result as OpenClaw formats it; selection errors", async () => {
+    const runs = [];
+    const node = await fakeNode(g, {
+      name: "runner",
+      handler: preparingHandler((params) => {
+        runs.push(params);
+        if (params.rawCommand.includes("fail")) return { payload: { exitCode: 3, timedOut: false, success: false, stdout: "out\n", stderr: "err\n", error: null } };
+        if (params.rawCommand.includes("refuse")) return { error: { code: "INVALID_REQUEST", message: "SYSTEM_RUN_DENIED: environment override rejected (blocked override keys: LD_PRELOAD)" } };
+        return { payload: { exitCode: 0, timedOut: false, success: true, stdout: "Linux\nvia-node\n", stderr: "", error: null } };
+      }),
+    });
+    assert.equal(node.res.ok, true, JSON.stringify(node.res));
+    const client = await agent(g);
+    const ok = await execText(client, { command: "uname -s && echo via-node", host: "node" });
+    assert.equal(ok.isError, false, ok.text);
+    assert.equal(ok.text, `Node: ${node.device.id}\nLinux\nvia-node\n`);
+    assert.equal(ok.details.status, "completed");
+    assert.equal(ok.details.exitCode, 0);
+    assert.equal(ok.details.nodeId, node.device.id);
+    assert.equal(ok.details.cwd, "/node/cwd");
+    const prepare = node.requests.find((r) => r.command === "system.run.prepare");
+    assert.deepEqual(prepare.params.command, ["/bin/sh", "-lc", "uname -s && echo via-node"]);
+    assert.equal(prepare.params.rawCommand, "uname -s && echo via-node");
+    assert.equal(prepare.params.agentId, "main");
+    assert.equal(prepare.params.cwd, undefined, "no workdir given: the node's own cwd");
+    const run = runs[0];
+    assert.equal(run.rawCommand, '/bin/sh -lc "uname -s && echo via-node"', "system.run carries the node's commandText");
+    assert.deepEqual(run.command, ["/bin/sh", "-lc", "uname -s && echo via-node"]);
+    assert.equal(run.systemRunPlan.cwd, "/node/cwd");
+    assert.equal(run.cwd, "/node/cwd");
+    assert.equal(run.timeoutMs, 1800000);
+    assert.match(run.runId, /^[0-9a-f-]{36}$/);
+    const runReq = node.requests.find((r) => r.command === "system.run");
+    assert.equal(runReq.timeoutMs, 1805000);
+
+    const failed = await execText(client, { command: "fail now", host: "node", workdir: "/srv/x", timeoutSeconds: 7 });
+    assert.equal(failed.isError, true);
+    assert.equal(failed.text, `Node: ${node.device.id}\nout\n\nerr\n\n(Command exited with code 3)`);
+    assert.equal(failed.details.status, "failed");
+    assert.equal(failed.details.exitCode, 3);
+    assert.equal(runs[1].cwd, "/srv/x", "the workdir is the node's, passed as given");
+    assert.equal(runs[1].timeoutMs, 7000);
+
+    const refused = await execText(client, { command: "refuse", host: "node", env: { LD_PRELOAD: "/x.so" } });
+    assert.equal(refused.isError, true);
+    assert.equal(refused.text, "INVALID_REQUEST: SYSTEM_RUN_DENIED: environment override rejected (blocked override keys: LD_PRELOAD)");
+    assert.deepEqual(runs[2].env, { LD_PRELOAD: "/x.so" });
+
+    const unknown = await execText(client, { command: "true", host: "node", node: "nope" });
+    assert.match(unknown.text, /^requested node not found: nope \(unknown node: nope \(known: .*runner.*\)\)$/);
+
+    const second = await fakeNode(g, { name: "second", handler: preparingHandler(() => ({ payload: { exitCode: 0, success: true, stdout: "from-second", stderr: "", timedOut: false, error: null } })) });
+    const several = await execText(client, { command: "true", host: "node" });
+    assert.match(several.text, /^exec host=node requires a node when multiple executable nodes are connected: /);
+    const named = await execText(client, { command: "true", host: "node", node: "second" });
+    assert.equal(named.text, `Node: ${second.device.id}\nfrom-second`);
+    await client.close();
+    second.ws.close();
+    node.ws.close();
+  });
+
+  test("a node that disconnects mid-command fails the call with a clear error", async () => {
+    let node;
+    node = await fakeNode(g, {
+      name: "vanishing",
+      handler: preparingHandler(() => {
+        setTimeout(() => node.ws.terminate(), 100);
+        return null;
+      }),
+    });
+    const client = await agent(g);
+    const started = Date.now();
+    const r = await execText(client, { command: "sleep 100", host: "node", node: "vanishing" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^exec host=node: system\.run on node [0-9a-f]+ failed: node [0-9a-f]+ disconnected before it answered$/);
+    assert.ok(Date.now() - started < 5000);
+    await client.close();
+  });
+});
