@@ -7,7 +7,6 @@
 
 #include "approvals/random.h"
 #include "base/strings.h"
-#include "sys/file_system.h"
 #include "sys/whole_file.h"
 
 namespace clawexec::gateway {
@@ -16,23 +15,15 @@ std::string token_file_path(const std::string& state_dir) { return state_dir + "
 
 Result<std::string> load_or_create_token(const std::string& state_dir) {
   std::string path = token_file_path(state_dir);
-  std::optional<sys::FileInfo> info = TRY(sys::lstat_path(path));
-  if (info) {
-    if (info->type != sys::FileType::kRegular) return Error::invalid("gateway token file " + path + ": not a regular file");
-    if ((info->mode & 077) != 0) {
-      return Error{ErrorCode::kPermissionDenied, 0,
-                   "gateway token file " + path + ": readable by group or others (chmod 600 it, or delete it to get a new token)"};
-    }
-    std::string text = TRY(sys::read_whole_file(path));
-    std::string token(trim_ascii(text));
+  std::optional<std::string> text =
+      TRY(sys::read_private_file(path, "gateway token file", "chmod 600 it, or delete it to get a new token"));
+  if (text) {
+    std::string token(trim_ascii(*text));
     if (token.empty()) return Error::invalid("gateway token file " + path + ": empty (delete it to get a new token)");
     return token;
   }
-  std::string dir = state_dir + "/gateway";
-  TRY(sys::make_directories(dir));
-  TRY(sys::change_mode(dir, 0700));
   std::string token = TRY(approvals::generate_socket_token());
-  TRY(sys::replace_file_atomically(path, token + "\n", 0600, sys::Durability::kFsyncFileAndDirectory));
+  TRY(sys::write_private_file(path, token + "\n"));
   return token;
 }
 

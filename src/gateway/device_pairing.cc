@@ -7,7 +7,6 @@
 #include "approvals/random.h"
 #include "gateway/scopes.h"
 #include "hash/base64url.h"
-#include "sys/file_system.h"
 #include "sys/sys.h"
 #include "sys/whole_file.h"
 
@@ -96,14 +95,9 @@ json::Object token_summary(const DeviceToken& t) {
 
 Result<std::unique_ptr<DevicePairing>> DevicePairing::open(std::string path) {
   std::unique_ptr<DevicePairing> store(new DevicePairing(path));
-  std::optional<sys::FileInfo> info = TRY(sys::lstat_path(path));
-  if (!info) return store;
-  if (info->type != sys::FileType::kRegular) return Error::invalid("gateway device file " + path + ": not a regular file");
-  if ((info->mode & 077) != 0) {
-    return Error{ErrorCode::kPermissionDenied, 0, "gateway device file " + path + ": readable by group or others (chmod 600 it)"};
-  }
-  std::string text = TRY(sys::read_whole_file(path));
-  std::optional<json::Value> doc = json::parse(text);
+  std::optional<std::string> text = TRY(sys::read_private_file(path, "gateway device file"));
+  if (!text) return store;
+  std::optional<json::Value> doc = json::parse(*text);
   const json::Value* list = doc && doc->is_object() ? json::find(doc->get_object(), "paired") : nullptr;
   if (!list || !list->is_array()) return Error::invalid("gateway device file " + path + ": not {\"version\":1,\"paired\":[...]}");
   for (const json::Value& v : list->get_array()) {
@@ -160,11 +154,7 @@ Result<void> DevicePairing::save() const {
     o["tokens"] = std::move(tokens);
     list.emplace_back(std::move(o));
   }
-  std::string dir = path_.substr(0, path_.rfind('/'));
-  TRY(sys::make_directories(dir));
-  TRY(sys::change_mode(dir, 0700));
-  return sys::replace_file_atomically(path_, json::stringify(json::Object{{"version", 1}, {"paired", std::move(list)}}, 2) + "\n",
-                                      0600, sys::Durability::kFsyncFileAndDirectory);
+  return sys::write_private_file(path_, json::stringify(json::Object{{"version", 1}, {"paired", std::move(list)}}, 2) + "\n");
 }
 
 void DevicePairing::prune(int64_t now_ms) {

@@ -6,8 +6,6 @@
 
 #include "approvals/random.h"
 #include "gateway/scopes.h"
-#include "sys/file_system.h"
-#include "sys/sys.h"
 #include "sys/whole_file.h"
 
 namespace clawexec::gateway {
@@ -57,14 +55,9 @@ std::vector<std::string> node_approve_scopes(const std::vector<std::string>& com
 
 Result<std::unique_ptr<NodePairing>> NodePairing::open(std::string path) {
   std::unique_ptr<NodePairing> store(new NodePairing(path));
-  std::optional<sys::FileInfo> info = TRY(sys::lstat_path(path));
-  if (!info) return store;
-  if (info->type != sys::FileType::kRegular) return Error::invalid("gateway node file " + path + ": not a regular file");
-  if ((info->mode & 077) != 0) {
-    return Error{ErrorCode::kPermissionDenied, 0, "gateway node file " + path + ": readable by group or others (chmod 600 it)"};
-  }
-  std::string text = TRY(sys::read_whole_file(path));
-  std::optional<json::Value> doc = json::parse(text);
+  std::optional<std::string> text = TRY(sys::read_private_file(path, "gateway node file"));
+  if (!text) return store;
+  std::optional<json::Value> doc = json::parse(*text);
   const json::Value* list = doc && doc->is_object() ? json::find(doc->get_object(), "nodes") : nullptr;
   if (!list || !list->is_array()) return Error::invalid("gateway node file " + path + ": not {\"version\":1,\"nodes\":[...]}");
   for (const json::Value& v : list->get_array()) {
@@ -85,11 +78,7 @@ Result<void> NodePairing::save() const {
     o["approvedAtMs"] = n.approved_at_ms;
     list.emplace_back(std::move(o));
   }
-  std::string dir = path_.substr(0, path_.rfind('/'));
-  TRY(sys::make_directories(dir));
-  TRY(sys::change_mode(dir, 0700));
-  return sys::replace_file_atomically(path_, json::stringify(json::Object{{"version", 1}, {"nodes", std::move(list)}}, 2) + "\n",
-                                      0600, sys::Durability::kFsyncFileAndDirectory);
+  return sys::write_private_file(path_, json::stringify(json::Object{{"version", 1}, {"nodes", std::move(list)}}, 2) + "\n");
 }
 
 Result<NodePairing::Checked> NodePairing::check(const NodeSurface& surface, bool auto_approve, int64_t now_ms) {

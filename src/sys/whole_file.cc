@@ -101,4 +101,25 @@ Result<void> replace_file_atomically(const std::string& path, std::string_view d
   return {};
 }
 
+Result<std::optional<std::string>> read_private_file(const std::string& path, std::string_view what, std::string_view hint) {
+  std::optional<FileInfo> info = TRY(lstat_path(path));
+  if (!info) return std::optional<std::string>();
+  std::string subject = std::string(what) + " " + path;
+  if (info->type != FileType::kRegular) return Error::invalid(subject + ": not a regular file");
+  if ((info->mode & 077) != 0) {
+    return Error{ErrorCode::kPermissionDenied, 0, subject + ": readable by group or others (" + std::string(hint) + ")"};
+  }
+  return std::optional<std::string>(TRY(read_whole_file(path)));
+}
+
+Result<void> write_private_file(const std::string& path, std::string_view data) {
+  size_t slash = path.rfind('/');
+  if (slash != std::string::npos && slash > 0) {
+    std::string dir = path.substr(0, slash);
+    TRY(make_directories(dir));
+    TRY(change_mode(dir, 0700));
+  }
+  return replace_file_atomically(path, data, 0600, Durability::kFsyncFileAndDirectory);
+}
+
 }  // namespace clawexec::sys

@@ -43,4 +43,15 @@ enum class Durability { kFsync, kFsyncFileAndDirectory, kNone };
 Result<void> replace_file_atomically(const std::string& path, std::string_view data, std::optional<uint32_t> mode,
                                      Durability durability = Durability::kFsync);
 
+/// A secret kept in one file only its owner may read (tokens, keys, pairing stores):
+/// nullopt when `path` does not exist; an error naming `what` and the path when it is not a
+/// regular file (a symlink is not followed) or group or others may read or write it (`hint`,
+/// e.g. "chmod 600 it", ends that message).
+Result<std::optional<std::string>> read_private_file(const std::string& path, std::string_view what,
+                                                     std::string_view hint = "chmod 600 it");
+
+/// Writes such a file: its directory created (and set to 0700), the file replaced atomically at
+/// mode 0600, the file and the directory fsync'ed.
+Result<void> write_private_file(const std::string& path, std::string_view data);
+
 }  // namespace clawexec::sys

@@ -44,6 +44,30 @@ TEST(ReplaceFileAtomically, ReplacesContentWithExactlyTheModeAndLeavesNoTempFile
   }
 }
 
+TEST(PrivateFile, WrittenOwnerOnlyAndRefusedOnceOthersCanReadIt) {
+  TempDir dir;
+  const std::string sub = dir.path() + "/state";
+  const std::string file = sub + "/secret";
+  EXPECT_FALSE(read_private_file(file, "test secret").value().has_value()) << "absent is not an error";
+  ASSERT_TRUE(write_private_file(file, "s3cret").ok());
+  EXPECT_EQ(stat_path(file).value()->mode, 0600u);
+  EXPECT_EQ(stat_path(sub).value()->mode, 0700u);
+  EXPECT_EQ(read_private_file(file, "test secret").value(), std::optional<std::string>("s3cret"));
+
+  ASSERT_EQ(::chmod(file.c_str(), 0640), 0);
+  Result<std::optional<std::string>> readable = read_private_file(file, "test secret", "fix it");
+  ASSERT_FALSE(readable.ok());
+  EXPECT_EQ(readable.error().message, "test secret " + file + ": readable by group or others (fix it)");
+
+  ::unlink(file.c_str());
+  ASSERT_EQ(::symlink("/etc/hostname", file.c_str()), 0);
+  Result<std::optional<std::string>> link = read_private_file(file, "test secret");
+  ASSERT_FALSE(link.ok()) << "a symlink is never followed";
+  EXPECT_EQ(link.error().message, "test secret " + file + ": not a regular file");
+  ::unlink(file.c_str());
+  ::rmdir(sub.c_str());
+}
+
 TEST(ReplaceFileAtomically, AFailedRenameKeepsTheOldFileAndRemovesTheTempFile) {
   TempDir dir;
   const std::string target = dir.path() + "/sub";
