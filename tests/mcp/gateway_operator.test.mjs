@@ -49,6 +49,8 @@ describe("operator WebSocket: handshake", () => {
       "clawexec.sessions.list", "clawexec.sessions.log", "clawexec.sessions.follow", "clawexec.sessions.unfollow",
       "clawexec.sessions.write", "clawexec.sessions.sendKeys", "clawexec.sessions.submit", "clawexec.sessions.paste",
       "clawexec.sessions.kill",
+      "node.list", "node.describe", "node.invoke", "node.invoke.result", "node.event",
+      "node.pair.list", "node.pair.approve", "node.pair.reject", "exec.approvals.node.get", "exec.approvals.node.set",
     ]);
     assert.ok(hello.features.events.includes("exec.approval.requested"));
     assert.deepEqual(hello.auth, { method: "token", role: "operator", scopes: ["operator.admin", "operator.approvals"] });
