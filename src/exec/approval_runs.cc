@@ -56,9 +56,19 @@ json::Array decision_names(const std::vector<policy::ApprovalDecision>& decision
   return out;
 }
 
+std::string shown(std::string_view text) { return term::escape_for_display(text); }
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+}  // namespace
+
 // An approval as the operator channel shows it: the stored request plus id, slug, decisions,
 // times and the owning process.
-json::Object approval_json(const approvals::PendingApproval& p) {
+json::Object pending_approval_json(const approvals::PendingApproval& p) {
   json::Object o{{"id", p.id},
                  {"slug", p.slug},
                  {"allowedDecisions", decision_names(p.allowed_decisions)},
@@ -69,24 +79,14 @@ json::Object approval_json(const approvals::PendingApproval& p) {
   return o;
 }
 
-std::string shown(std::string_view text) { return term::escape_for_display(text); }
-
 // The pending result: the text from what the human is shown, the details exact.
-Reply pending_result(const policy::ApprovalPendingInputs& exact) {
+Reply approval_pending_reply(const policy::ApprovalPendingInputs& exact) {
   policy::ApprovalPendingInputs display = exact;
   display.command = shown(exact.command);
   if (exact.cwd) display.cwd = shown(*exact.cwd);
   for (std::string& w : display.warnings) w = term::escape_for_display(w, term::DisplayStyle::kLines);
   return Reply{policy::approval_pending_text(display), policy::approval_pending_details(exact), false};
 }
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& l : lines) out += (out.empty() ? "" : "\n") + l;
-  return out;
-}
-
-}  // namespace
 
 void ExecService::register_pending(ExecPlan plan, CallContext ctx, ExecStartDone done) {
   std::shared_ptr<GatewayApproval> approval = plan.approval;
@@ -132,13 +132,13 @@ void ExecService::register_pending(ExecPlan plan, CallContext ctx, ExecStartDone
   in.cwd = approval->cwd();
   in.continuation = ctx.continuation_available ? policy::ProcessContinuation::kAvailable
                                                : policy::ProcessContinuation::kUnavailable;
-  if (approval_events_.requested) approval_events_.requested(approval_json(*added));
-  done(pending_result(in));
+  if (approval_events_.requested) approval_events_.requested(pending_approval_json(*added));
+  done(approval_pending_reply(in));
 }
 
 std::vector<json::Object> ExecService::pending_approvals_json() const {
   std::vector<json::Object> out;
-  for (const approvals::PendingApproval& p : pending_.list(epoch_ms())) out.push_back(approval_json(p));
+  for (const approvals::PendingApproval& p : pending_.list(epoch_ms())) out.push_back(pending_approval_json(p));
   return out;
 }
 
@@ -149,7 +149,7 @@ void ExecService::resolve_approval(const std::string& id, const std::string& dec
   Result<approvals::PendingApproval> resolved = pending_.resolve(id, *d, epoch_ms());
   if (!resolved.ok()) return done(resolved.error());
   if (approval_events_.resolved) approval_events_.resolved(resolved->id, decision, resolved_by);
-  settle_pending(resolved->id, d);
+  if (!settle_node_approval(resolved->id, d)) settle_pending(resolved->id, d);
   done(Result<void>{});
 }
 
@@ -169,6 +169,17 @@ size_t ExecService::end_scope(const std::string& scope_key) {
     std::shared_ptr<PendingRun> run = pending_runs_[id];
     pending_runs_.erase(id);
     run->expiry.cancel();
+    pending_.remove(id);
+    if (approval_events_.resolved) approval_events_.resolved(id, "", "session-ended");
+    ++ended;
+  }
+  // Node runs waiting for an approval: withdrawn the same way (nothing runs on the node).
+  std::vector<std::string> node_withdrawn;
+  for (const auto& [id, wait] : node_waits_) {
+    if (node_wait_scope(*wait) == scope_key) node_withdrawn.push_back(id);
+  }
+  for (const std::string& id : node_withdrawn) {
+    withdraw_node_approval(id);
     pending_.remove(id);
     if (approval_events_.resolved) approval_events_.resolved(id, "", "session-ended");
     ++ended;

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "approvals/pending.h"
 #include "base/result.h"
 #include "exec/elicit_form.h"
 #include "json/json.h"
+#include "policy/approval_text.h"
 #include "policy/decide.h"
 #include "policy/modes.h"
 
@@ -75,6 +77,14 @@ class GatewayApproval {
 /// §1.5 (f): a denied approval is a failed tool result (not a thrown error).
 struct Reply;
 Reply denied_reply(const GatewayApproval& approval, const std::string& reason);
+
+/// The approval-pending tool result (§7.3), gateway or node: the text from what the human is
+/// shown (command, cwd and warnings escaped for display), the details exact.
+Reply approval_pending_reply(const policy::ApprovalPendingInputs& exact);
+
+/// A pending approval as the operator channel shows it: the stored request plus id, slug,
+/// decisions, times and the owning process.
+json::Object pending_approval_json(const approvals::PendingApproval& p);
 
 /// The text and the form of the elicitation/create request for `approval`.
 std::string elicitation_message(const GatewayApproval& approval);

@@ -5,17 +5,34 @@
 // gateway's and the node's policy. The node enforces its own approvals; a run it refuses comes
 // back as its error, never as output. Node runs are foreground only: the result is the node's
 // stdout, stderr and error, formatted as OpenClaw's formatNodeRunToolResult.
+//
+// Approvals: a run needs a human when the stricter policy says ask=always, or when the node
+// refuses it with `SYSTEM_RUN_DENIED: approval required` (its allowlist missed under
+// ask=on-miss; the node's allowlist is the node's business, so the gateway does not guess it).
+// The approval is a pending one (operator channel, the gateway's WebSocket, `approvals
+// pending`): the call answers at once with the pending text, and once an operator decides,
+// system.run goes to the node again with approved=true, approvalDecision and runId = the
+// approval id, exactly the plan the operator was shown; the outcome comes to the client as an
+// "Exec finished (node=<id> id=<approvalId>, ...)" or "Exec denied (node=...)" notice. Nobody
+// to ask (no route): the node's askFallback at once (full runs it, anything else denies).
+
+#include <unistd.h>
 
 #include <chrono>
+
+#include <boost/asio/steady_timer.hpp>
 
 #include "approvals/random.h"
 #include "base/strings.h"
 #include "base/time.h"
 #include "exec/exec_plan.h"
+#include "exec/gateway_approval.h"
 #include "exec/gateway_context.h"
 #include "exec/node_invoker.h"
 #include "exec/service.h"
+#include "policy/approval_text.h"
 #include "session/format.h"
+#include "term/display_escape.h"
 
 namespace clawexec::exec {
 namespace {
@@ -92,6 +109,41 @@ Reply node_result(const std::string& node_id, const json::Object& payload, const
 
 }  // namespace
 
+struct ExecService::NodeCall {
+  NodeSummary node;
+  ExecPlan plan;
+  CallContext ctx;
+  ExecStartDone done;  // empty once answered (a pending approval answers early)
+  policy::ExecCallPolicy policy;
+  std::string agent_id;
+  std::string session_key;
+  int64_t started_ms = 0;
+  int64_t timeout_ms = 0;
+  json::Object prepared;  // the node's plan
+  ExecSecurity security = ExecSecurity::kFull;
+  ExecAsk ask = ExecAsk::kOff;
+  ExecSecurity ask_fallback = ExecSecurity::kDeny;
+  bool allow_always = false;  // the node said an allow-always would cover the whole command
+
+  void answer(Reply reply) {
+    if (!done) return;
+    ExecStartDone d = std::move(done);
+    done = nullptr;
+    d(std::move(reply));
+  }
+  std::string command_text() const { return json::string_member(prepared, "commandText"); }
+  std::string cwd() const { return json::string_member(prepared, "cwd"); }
+};
+
+struct ExecService::NodeApprovalWait {
+  explicit NodeApprovalWait(boost::asio::io_context& io) : expiry(io) {}
+  std::string id;
+  std::shared_ptr<NodeCall> call;
+  boost::asio::steady_timer expiry;
+};
+
+const std::string& ExecService::node_wait_scope(const NodeApprovalWait& wait) { return wait.call->ctx.scope_key; }
+
 void ExecService::run_on_node(ExecPlan exec_plan, CallContext ctx, ExecStartDone done) {
   const ExecRequest& request = exec_plan.request;
   std::shared_ptr<const ServiceConfig> config = shared_config();
@@ -106,17 +158,6 @@ void ExecService::run_on_node(ExecPlan exec_plan, CallContext ctx, ExecStartDone
   Result<policy::ExecCallPolicy> policy = policy::resolve_exec_call_policy(call_inputs(*config, ExecHost::kNode, &request));
   if (!policy.ok()) return done(Reply::thrown(policy.error().message));
 
-  struct NodeCall {
-    NodeSummary node;
-    ExecPlan plan;
-    CallContext ctx;
-    ExecStartDone done;
-    policy::ExecCallPolicy policy;
-    std::string agent_id;
-    std::string session_key;
-    int64_t started_ms = 0;
-    int64_t timeout_ms = 0;
-  };
   auto call = std::make_shared<NodeCall>();
   call->node = std::move(*node);
   call->policy = *policy;
@@ -136,54 +177,199 @@ void ExecService::run_on_node(ExecPlan exec_plan, CallContext ctx, ExecStartDone
                        {"security", config::to_string(call->policy.security)},
                        {"ask", config::to_string(call->policy.ask)}};
   if (!call->plan.workdir.empty()) prepare["cwd"] = call->plan.workdir;
-  NodeInvoker* invoker = node_invoker_;
-  invoker->invoke(call->node.node_id, "system.run.prepare", std::move(prepare), kPrepareTimeoutMs, [call, invoker](NodeInvokeResult prepared) {
-    if (call->ctx.cancel && call->ctx.cancel->cancelled()) return call->done(Reply::thrown("Tool execution was aborted"));
+  node_invoker_->invoke(call->node.node_id, "system.run.prepare", std::move(prepare), kPrepareTimeoutMs, [this, call](NodeInvokeResult prepared) {
+    if (call->ctx.cancel && call->ctx.cancel->cancelled()) return call->answer(Reply::thrown("Tool execution was aborted"));
     if (auto* e = std::get_if<NodeInvokeError>(&prepared)) {
-      return call->done(Reply::thrown(invoke_error_text(call->node.node_id, "system.run.prepare", *e)));
+      return call->answer(Reply::thrown(invoke_error_text(call->node.node_id, "system.run.prepare", *e)));
     }
     const json::Value& payload = std::get<json::Value>(prepared);
     const json::Object* plan = payload.is_object() ? json::object_member(payload.get_object(), "plan") : nullptr;
     if (!plan || !json::find(*plan, "argv") || !json::find(*plan, "argv")->is_array()) {
-      return call->done(Reply::thrown("exec host=node: node " + call->node.node_id +
-                                      " answered system.run.prepare without a plan (argv); its node host is not compatible"));
+      return call->answer(Reply::thrown("exec host=node: node " + call->node.node_id +
+                                        " answered system.run.prepare without a plan (argv); its node host is not compatible"));
     }
-    // The stricter of the gateway's policy and the node's own snapshot.
-    ExecSecurity security = call->policy.security;
-    ExecAsk ask = call->policy.ask;
-    if (const json::Object* snap = json::object_member(*plan, "policySnapshot")) {
-      if (auto s = parse_security(json::string_member(*snap, "security")); s && security_rank(*s) < security_rank(security)) security = *s;
-      if (auto a = parse_ask(json::string_member(*snap, "ask")); a && ask_rank(*a) > ask_rank(ask)) ask = *a;
+    call->prepared = *plan;
+    if (const json::Object* coverage = json::object_member(payload.get_object(), "allowAlwaysCoverage")) {
+      const json::Value* complete = json::find(*coverage, "complete");
+      call->allow_always = complete && complete->is_bool() && complete->get_bool();
     }
-    if (security == ExecSecurity::kDeny) return call->done(Reply::thrown("exec denied: host=node security=deny"));
-    if (ask == ExecAsk::kAlways) {
-      return call->done(Reply::thrown("exec denied: host=node ask=always needs an approval, and approvals for node runs are not "
-                                      "available on this gateway yet; set ask to on-miss or off for node " +
-                                      call->node.node_id));
-    }
-    std::string cwd = json::string_member(*plan, "cwd");
-    json::Object run{{"command", json::find(*plan, "argv")->as_array()},
-                     {"rawCommand", json::string_member(*plan, "commandText")},
-                     {"systemRunPlan", *plan},
-                     {"timeoutMs", call->timeout_ms},
-                     {"agentId", call->agent_id},
-                     {"sessionKey", call->session_key},
-                     {"runId", approvals::random_uuid()}};
-    if (!cwd.empty()) run["cwd"] = cwd;
-    if (!call->plan.env_overrides.empty()) run["env"] = env_object(call->plan.env_overrides);
-    int64_t deadline = std::max<int64_t>(10000, call->timeout_ms + 5000);
-    if (call->timeout_ms == 0) deadline = int64_t{24} * 3600 * 1000;
-    invoker->invoke(call->node.node_id, "system.run", std::move(run), deadline, [call, cwd](NodeInvokeResult ran) {
-      if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
-        return call->done(Reply::thrown(invoke_error_text(call->node.node_id, "system.run", *e)));
-      }
-      const json::Value& result = std::get<json::Value>(ran);
-      if (!result.is_object()) {
-        return call->done(Reply::thrown("exec host=node: node " + call->node.node_id + " answered system.run with a non-object result"));
-      }
-      call->done(node_result(call->node.node_id, result.get_object(), call->plan.warnings, call->started_ms, cwd));
-    });
+    node_decide(call);
   });
+}
+
+void ExecService::node_decide(std::shared_ptr<NodeCall> call) {
+  // The stricter of the gateway's policy and the node's own snapshot.
+  call->security = call->policy.security;
+  call->ask = call->policy.ask;
+  // The ask fallback is the node's (its approvals decide what runs there), deny without one,
+  // and never wider than the security in force.
+  call->ask_fallback = ExecSecurity::kDeny;
+  if (const json::Object* snap = json::object_member(call->prepared, "policySnapshot")) {
+    if (auto s = parse_security(json::string_member(*snap, "security")); s && security_rank(*s) < security_rank(call->security)) call->security = *s;
+    if (auto a = parse_ask(json::string_member(*snap, "ask")); a && ask_rank(*a) > ask_rank(call->ask)) call->ask = *a;
+    if (auto f = parse_security(json::string_member(*snap, "askFallback"))) call->ask_fallback = *f;
+  }
+  if (security_rank(call->ask_fallback) > security_rank(call->security)) call->ask_fallback = call->security;
+  if (call->security == ExecSecurity::kDeny) return call->answer(Reply::thrown("exec denied: host=node security=deny"));
+  if (call->ask == ExecAsk::kAlways) return ask_node_approval(call);
+  node_system_run(call, std::nullopt, [this, call](NodeInvokeResult ran) {
+    if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
+      // The node's allowlist missed and it may ask: the human decides.
+      bool wants_approval = e->code == "SYSTEM_RUN_DENIED" && e->message.size() >= 17 &&
+                            e->message.compare(e->message.size() - 17, 17, "approval required") == 0;
+      if (wants_approval && call->ask != ExecAsk::kOff) return ask_node_approval(call);
+      return call->answer(Reply::thrown(invoke_error_text(call->node.node_id, "system.run", *e)));
+    }
+    const json::Value& result = std::get<json::Value>(ran);
+    if (!result.is_object()) {
+      return call->answer(Reply::thrown("exec host=node: node " + call->node.node_id + " answered system.run with a non-object result"));
+    }
+    call->answer(node_result(call->node.node_id, result.get_object(), call->plan.warnings, call->started_ms, call->cwd()));
+  });
+}
+
+void ExecService::node_system_run(std::shared_ptr<NodeCall> call,
+                                  std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
+                                  std::function<void(NodeInvokeResult)> then) {
+  const json::Object& plan = call->prepared;
+  json::Object run{{"command", json::find(plan, "argv")->as_array()},
+                   {"rawCommand", json::string_member(plan, "commandText")},
+                   {"systemRunPlan", plan},
+                   {"timeoutMs", call->timeout_ms},
+                   {"agentId", call->agent_id},
+                   {"sessionKey", call->session_key},
+                   {"runId", approval ? approval->first : approvals::random_uuid()}};
+  if (std::string cwd = call->cwd(); !cwd.empty()) run["cwd"] = cwd;
+  if (!call->plan.env_overrides.empty()) run["env"] = env_object(call->plan.env_overrides);
+  if (approval) {
+    run["approved"] = true;
+    run["approvalDecision"] = policy::to_string(approval->second);
+  }
+  int64_t deadline = std::max<int64_t>(10000, call->timeout_ms + 5000);
+  if (call->timeout_ms == 0) deadline = int64_t{24} * 3600 * 1000;
+  if (!node_invoker_) return then(NodeInvokeError{"NOT_CONNECTED", "node not connected"});
+  node_invoker_->invoke(call->node.node_id, "system.run", std::move(run), deadline, std::move(then));
+}
+
+void ExecService::ask_node_approval(std::shared_ptr<NodeCall> call) {
+  if (!call->ctx.pending_approvals) {
+    // No route: the ask fallback at once.
+    if (call->ask_fallback == ExecSecurity::kFull) {
+      return node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
+                             [call](NodeInvokeResult ran) {
+                               if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
+                                 return call->answer(Reply::thrown(invoke_error_text(call->node.node_id, "system.run", *e)));
+                               }
+                               const json::Value& r = std::get<json::Value>(ran);
+                               call->answer(r.is_object() ? node_result(call->node.node_id, r.get_object(), call->plan.warnings,
+                                                                        call->started_ms, call->cwd())
+                                                          : Reply::thrown("exec host=node: node " + call->node.node_id +
+                                                                          " answered system.run with a non-object result"));
+                             });
+    }
+    return call->answer(Reply::thrown(headless_denial(call->security, call->ask, call->ask_fallback,
+                                                      "the exec approvals of node " + call->node.node_id)));
+  }
+  std::vector<policy::ApprovalDecision> decisions{policy::ApprovalDecision::kAllowOnce};
+  if (call->allow_always) decisions.push_back(policy::ApprovalDecision::kAllowAlways);
+  decisions.push_back(policy::ApprovalDecision::kDeny);
+  std::string id = approvals::random_uuid();
+  int64_t now = epoch_ms();
+  std::string warning_text;
+  for (const std::string& w : call->plan.warnings) warning_text += (warning_text.empty() ? "" : "\n") + w;
+  json::Object request{{"command", call->command_text()},
+                       {"cwd", call->cwd()},
+                       {"host", "node"},
+                       {"nodeId", call->node.node_id},
+                       {"agentId", call->agent_id},
+                       {"security", config::to_string(call->security)},
+                       {"ask", config::to_string(call->ask)},
+                       {"warningText", warning_text},
+                       {"systemRunPlan", call->prepared}};
+  std::vector<std::string> env_keys;  // the keys the call set, never their values
+  for (const auto& [key, value] : call->plan.env_overrides) env_keys.push_back(key);
+  std::sort(env_keys.begin(), env_keys.end());
+  if (!env_keys.empty()) request["envKeys"] = json::string_array(env_keys);
+  approvals::NewApproval entry{id, request, decisions, now, now + config_.approval_timeout_ms, std::to_string(::getpid())};
+  Result<approvals::PendingApproval> added = pending_.add(std::move(entry));
+  if (!added.ok()) return call->answer(Reply::thrown("exec approval request failed: " + added.error().message));
+
+  auto wait = std::make_shared<NodeApprovalWait>(io_);
+  wait->id = id;
+  wait->call = call;
+  call->ctx.cancel.reset();  // the call that asked returns now; the run is not tied to it
+  node_waits_[id] = wait;
+  wait->expiry.expires_after(std::chrono::milliseconds(config_.approval_timeout_ms));
+  wait->expiry.async_wait([this, id](const boost::system::error_code& ec) {
+    if (!ec) settle_node_approval(id, std::nullopt);
+  });
+
+  policy::ApprovalPendingInputs in;
+  in.warnings = call->plan.warnings;
+  in.approval_id = id;
+  in.approval_slug = added->slug;
+  in.expires_at_ms = added->expires_at_ms;
+  in.allowed_decisions = decisions;
+  in.host = ExecHost::kNode;
+  in.command = call->command_text();
+  if (std::string cwd = call->cwd(); !cwd.empty()) in.cwd = cwd;
+  in.node_id = call->node.node_id;
+  in.continuation = policy::ProcessContinuation::kUnavailable;  // node runs have no process session
+  if (approval_events_.requested) approval_events_.requested(pending_approval_json(*added));
+  call->answer(approval_pending_reply(in));
+}
+
+bool ExecService::settle_node_approval(const std::string& id, std::optional<policy::ApprovalDecision> decision) {
+  auto it = node_waits_.find(id);
+  if (it == node_waits_.end()) return false;
+  std::shared_ptr<NodeApprovalWait> wait = it->second;
+  node_waits_.erase(it);
+  wait->expiry.cancel();
+  std::shared_ptr<NodeCall> call = wait->call;
+  std::string scope = call->ctx.scope_key;
+  std::string node_id = call->node.node_id;
+  std::string shown_command = term::escape_for_display(call->command_text());
+  if (!decision) {
+    pending_.expire(epoch_ms());
+    if (approval_events_.resolved) approval_events_.resolved(id, "", "timeout");
+  }
+  pending_.purge(epoch_ms());
+  std::optional<policy::ApprovalDecision> run_as = decision;
+  if (!decision && call->ask_fallback == ExecSecurity::kFull) run_as = policy::ApprovalDecision::kAllowOnce;
+  if (!run_as || *run_as == policy::ApprovalDecision::kDeny) {
+    std::string reason = decision ? "user-denied" : "approval-timeout";
+    notify(scope, "", policy::node_exec_denied_text(node_id, id, reason, shown_command));
+    return true;
+  }
+  node_system_run(call, std::make_pair(id, *run_as), [this, scope, node_id, id, shown_command](NodeInvokeResult ran) {
+    if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
+      return notify(scope, "", policy::node_exec_denied_text(node_id, id, "invoke-failed: " + invoke_error_text(node_id, "system.run", *e),
+                                                             shown_command));
+    }
+    const json::Value& r = std::get<json::Value>(ran);
+    if (!r.is_object() || !config_.exec.notify_on_exit) return;
+    const json::Object& o = r.get_object();
+    std::string combined;
+    for (const char* key : {"stdout", "stderr", "error"}) {
+      std::string part = json::string_member(o, key);
+      if (!part.empty()) combined += (combined.empty() ? "" : "\n") + part;
+    }
+    const json::Value* t = json::find(o, "timedOut");
+    bool timed_out = t && t->is_bool() && t->get_bool();
+    std::optional<int64_t> code = json::integer_member(o, "exitCode");
+    notify(scope, "",
+           policy::node_exec_finished_text(node_id, id, timed_out ? policy::RunTimedOut::kYes : policy::RunTimedOut::kNo,
+                                           code ? std::optional<int>(static_cast<int>(*code)) : std::nullopt,
+                                           term::escape_for_display(combined, term::DisplayStyle::kLines)));
+  });
+  return true;
+}
+
+void ExecService::withdraw_node_approval(const std::string& id) {
+  auto it = node_waits_.find(id);
+  if (it == node_waits_.end()) return;
+  it->second->expiry.cancel();
+  node_waits_.erase(it);
 }
 
 }  // namespace clawexec::exec

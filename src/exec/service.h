@@ -291,6 +291,23 @@ class ExecService {
   std::shared_ptr<const ServiceConfig> config_snapshot_;
   std::function<bool()> approval_route_;
   NodeInvoker* node_invoker_ = nullptr;
+  /// exec host=node runs waiting for an operator's approval (node_run.cc), by approval id.
+  struct NodeCall;
+  struct NodeApprovalWait;
+  std::map<std::string, std::shared_ptr<NodeApprovalWait>> node_waits_;
+  /// The decided policy of a prepared node run: refuse, run, or ask first.
+  void node_decide(std::shared_ptr<NodeCall> call);
+  /// system.run of the call's plan, as approved by `approval` ({id, decision}) when given.
+  void node_system_run(std::shared_ptr<NodeCall> call, std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
+                       std::function<void(NodeInvokeResult)> then);
+  /// The node run needs a human: a pending approval (operator channel, gateway WebSocket), the
+  /// call answered at once with the pending text, the run and its follow-up notice once decided.
+  void ask_node_approval(std::shared_ptr<NodeCall> call);
+  /// Settles a node approval; false when `id` is not one.
+  bool settle_node_approval(const std::string& id, std::optional<policy::ApprovalDecision> decision);
+  /// Forgets a waiting node run without running it (its client session ended).
+  void withdraw_node_approval(const std::string& id);
+  static const std::string& node_wait_scope(const NodeApprovalWait& wait);
   /// Runs docker.setupCommand in the new sandbox of `scope` (once; calls arriving meanwhile
   /// wait for the same run), then `then` with nothing or why it failed. A failed setup tears
   /// the sandbox down, so the next call starts over.

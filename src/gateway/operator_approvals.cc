@@ -48,7 +48,8 @@ json::Object service_record(const json::Object& a) {
   request["command"] = shown(str(a, "command"));
   if (const json::Value* cwd = json::find(a, "cwd"); cwd && cwd->is_string()) request["cwd"] = shown(cwd->get_string());
   if (const json::Value* w = json::find(a, "warningText"); w && w->is_string()) request["warningText"] = shown_lines(w->get_string());
-  request["nodeId"] = nullptr;
+  const json::Value* node = json::find(a, "nodeId");
+  request["nodeId"] = node && node->is_string() ? *node : json::Value(nullptr);
   json::Object out{{"approvalKind", "exec"}, {"id", str(a, "id")}, {"request", std::move(request)}};
   if (auto v = int_member(a, "createdAtMs")) out["createdAtMs"] = *v;
   if (auto v = int_member(a, "expiresAtMs")) out["expiresAtMs"] = *v;
@@ -344,6 +345,7 @@ void OperatorHub::approval_method(const std::shared_ptr<Connection>& c, const st
     }
     json::Object out{{"id", approval_id}, {"commandText", shown(str(*found, "command"))}, {"host", str(*found, "host")},
                      {"nodeId", nullptr}, {"agentId", str(*found, "agentId")}};
+    if (const json::Value* n = json::find(*found, "nodeId"); n && n->is_string()) out["nodeId"] = *n;
     if (const json::Value* d = json::find(*found, "allowedDecisions")) out["allowedDecisions"] = *d;
     if (auto v = int_member(*found, "expiresAtMs")) out["expiresAtMs"] = *v;
     return c->send(res_ok(id, std::move(out)));

@@ -156,6 +156,21 @@ std::string exec_finished_text(std::string_view approval_id, std::string_view se
   return text;
 }
 
+std::string node_exec_denied_text(std::string_view node_id, std::string_view approval_id, std::string_view reason,
+                                  std::string_view command) {
+  return "Exec denied (node=" + std::string(node_id) + " id=" + std::string(approval_id) + ", " + std::string(reason) +
+         "): " + std::string(command);
+}
+
+std::string node_exec_finished_text(std::string_view node_id, std::string_view approval_id, RunTimedOut timed_out,
+                                    std::optional<int> exit_code, std::string_view combined_output) {
+  std::string text = "Exec finished (node=" + std::string(node_id) + " id=" + std::string(approval_id) + ", " +
+                     exec_exit_label(timed_out == RunTimedOut::kYes, exit_code) + ")";
+  std::string output = compact_output_tail(combined_output);
+  if (!output.empty()) text += "\n" + output;
+  return text;
+}
+
 std::string exec_running_text(std::string_view approval_id, std::string_view session_id, int64_t seconds,
                               std::string_view command) {
   return "Exec running (gateway id=" + std::string(approval_id) + ", session=" + std::string(session_id) + ", >" +

@@ -78,6 +78,14 @@ enum class RunTimedOut { kNo, kYes };
 std::string exec_finished_text(std::string_view approval_id, std::string_view session_id, RunTimedOut timed_out,
                                std::optional<int> exit_code, std::string_view combined_output);
 
+/// The node forms (host=node runs that waited for an approval):
+/// "Exec denied (node=<nodeId> id=<approvalId>, <reason>): <command>" and
+/// "Exec finished (node=<nodeId> id=<approvalId>, <exitLabel>)" plus "\n<compact output>".
+std::string node_exec_denied_text(std::string_view node_id, std::string_view approval_id, std::string_view reason,
+                                  std::string_view command);
+std::string node_exec_finished_text(std::string_view node_id, std::string_view approval_id, RunTimedOut timed_out,
+                                    std::optional<int> exit_code, std::string_view combined_output);
+
 /// "Exec running (gateway id=<id>, session=<sid>, ><N>s): <command>".
 std::string exec_running_text(std::string_view approval_id, std::string_view session_id, int64_t seconds,
                               std::string_view command);

@@ -130,6 +130,13 @@ TEST(ExecDeniedText, WithAndWithoutApprovalId) {
   EXPECT_EQ(exec_denied_text(std::string(""), "allowlist-miss", "ls"), "Exec denied (allowlist-miss): ls");
 }
 
+TEST(NodeExecTexts, NameTheNodeAndTheApproval) {
+  EXPECT_EQ(node_exec_denied_text("n1", "a1", "user-denied", "/bin/sh -lc \"id\""),
+            "Exec denied (node=n1 id=a1, user-denied): /bin/sh -lc \"id\"");
+  EXPECT_EQ(node_exec_finished_text("n1", "a1", RunTimedOut::kNo, 3, "  out\n\n err \n"), "Exec finished (node=n1 id=a1, code 3)\nout err");
+  EXPECT_EQ(node_exec_finished_text("n1", "a1", RunTimedOut::kYes, 124, ""), "Exec finished (node=n1 id=a1, timeout)");
+}
+
 TEST(ExecDeniedResult, DetailsAreAFailedZeroDurationResult) {
   ApprovalToolResult r = exec_denied_result(std::string("id1"), "approval-timeout: allowlist-miss", "make", "/w");
   EXPECT_EQ(r.text, "Exec denied (gateway id=id1, approval-timeout: allowlist-miss): make");

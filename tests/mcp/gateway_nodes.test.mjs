@@ -3,10 +3,14 @@
 // its results, errors, deadline and disconnects, exec.approvals.node.* relayed to the node, and
 // the agent's `exec host=node` through MCP: selection, prepare-then-run with the node's plan,
 // the result text, and the node's refusal passed through. The node here is a scripted OpenClaw
-// node host (lib/fake_node.mjs), so every frame the gateway sends it is checked.
+// node host (lib/fake_node.mjs), so every frame the gateway sends it is checked. Last, node runs
+// that need a human: ask=always on the node, and the node's "approval required" after an
+// allowlist miss, resolved on the operator WebSocket (the approved run carries approved=true and
+// runId = the approval id; a denial runs nothing), and the no-route rule.
 import { describe, test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { waitFor, STRUCTURED_CONTENT_CAPABILITY } from "./lib/harness.mjs";
 import { startGateway, operator } from "./lib/gateway.mjs";
@@ -261,5 +265,103 @@ describe("node.invoke and exec host=node (local node, approved silently)", () =>
     assert.match(r.text, /^exec host=node: system\.run on node [0-9a-f]+ failed: node [0-9a-f]+ disconnected before it answered$/);
     assert.ok(Date.now() - started < 5000);
     await client.close();
+  });
+});
+
+describe("exec host=node approvals", () => {
+  let g;
+  before(async () => {
+    g = await startGateway({ config: { tools: { exec: { security: "full", ask: "off" } } } });
+  });
+  after(async () => g && (await g.stop()));
+
+  async function notifyingAgent() {
+    const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${g.token}` } } });
+    const client = new Client({ name: "agent", version: "1" }, { capabilities: { ...STRUCTURED_CONTENT_CAPABILITY } });
+    const notices = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notices.push(String(n.params.data)));
+    await client.connect(transport);
+    return { client, notices };
+  }
+
+  test("no operator shows approvals: the node's askFallback (deny) at once, nothing runs", async () => {
+    const runs = [];
+    const node = await fakeNode(g, { name: "strict", handler: preparingHandler((p) => (runs.push(p), { payload: { exitCode: 0, success: true, stdout: "x", stderr: "", timedOut: false, error: null } }), { ask: "always" }) });
+    const { client } = await notifyingAgent();
+    const r = await execText(client, { command: "id -u", host: "node" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /^exec denied: Headless runs cannot wait for interactive exec approval\.\nEffective host exec policy: security=full ask=always askFallback=deny/);
+    assert.equal(runs.length, 0);
+    await client.close();
+    node.ws.close();
+  });
+
+  test("ask=always on the node: pending, then allow-once on the WebSocket runs the shown plan once, approved and bound to the approval id", async () => {
+    const op = await operator(g, ["operator.admin", "operator.approvals"], { caps: ["exec-approvals"] });
+    const runs = [];
+    const node = await fakeNode(g, {
+      name: "always",
+      handler: preparingHandler((p) => (runs.push(p), { payload: { exitCode: 0, success: true, stdout: "0\n", stderr: "", timedOut: false, error: null } }), { ask: "always" }),
+    });
+    const { client, notices } = await notifyingAgent();
+    const pending = await execText(client, { command: "id -u", host: "node" });
+    assert.equal(pending.isError, false, pending.text);
+    assert.match(pending.text, /Approval required/);
+    assert.equal(pending.details.status, "approval-pending");
+    assert.equal(pending.details.host, "node");
+    assert.equal(pending.details.nodeId, node.device.id);
+    assert.deepEqual(pending.details.allowedDecisions, ["allow-once", "deny"], "no allow-always without the node's coverage");
+    const id = pending.details.approvalId;
+    assert.equal(runs.length, 0, "nothing runs before the decision");
+
+    const requested = await op.next((f) => f.event === "exec.approval.requested" && f.payload.id === id, "requested event");
+    assert.equal(requested.payload.request.host, "node");
+    assert.equal(requested.payload.request.nodeId, node.device.id);
+    assert.equal(requested.payload.request.command, '/bin/sh -lc "id -u"', "the operator sees the node's own command text");
+    const resolved = await op.call("exec.approval.resolve", { id, decision: "allow-once" });
+    assert.equal(resolved.ok, true, JSON.stringify(resolved));
+    const done = await waitFor(() => notices.find((n) => n.startsWith(`Exec finished (node=${node.device.id} id=${id}`)), 8000, "the finished notice");
+    assert.equal(done, `Exec finished (node=${node.device.id} id=${id}, code 0)\n0`);
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].approved, true);
+    assert.equal(runs[0].approvalDecision, "allow-once");
+    assert.equal(runs[0].runId, id);
+    assert.deepEqual(runs[0].command, ["/bin/sh", "-lc", "id -u"]);
+    assert.equal(runs[0].systemRunPlan.commandText, '/bin/sh -lc "id -u"');
+    const again = await op.call("exec.approval.resolve", { id, decision: "allow-once" });
+    assert.equal(again.ok, false, "an approval is used once");
+    await client.close();
+    node.ws.close();
+    op.ws.close();
+  });
+
+  test("the node's allowlist misses: its 'approval required' becomes a pending approval; deny runs nothing more", async () => {
+    const op = await operator(g, ["operator.admin", "operator.approvals"], { caps: ["exec-approvals"] });
+    const runs = [];
+    const node = await fakeNode(g, {
+      name: "allowlist",
+      handler: preparingHandler(
+        (p) => {
+          runs.push(p);
+          return p.approved ? { payload: { exitCode: 0, success: true, stdout: "ran", stderr: "", timedOut: false, error: null } } : { error: { code: "SYSTEM_RUN_DENIED", message: "SYSTEM_RUN_DENIED: approval required" } };
+        },
+        { security: "allowlist", ask: "on-miss" },
+      ),
+    });
+    const { client, notices } = await notifyingAgent();
+    const pending = await execText(client, { command: "make deploy", host: "node" });
+    assert.equal(pending.details?.status, "approval-pending", pending.text);
+    assert.equal(runs.length, 1, "the node was asked first, and refused");
+    assert.equal(runs[0].approved, undefined);
+    const id = pending.details.approvalId;
+    const listed = await op.call("exec.approval.list", {});
+    assert.ok(listed.payload.some((a) => a.id === id && a.request.host === "node"), JSON.stringify(listed.payload));
+    assert.equal((await op.call("exec.approval.resolve", { id, decision: "deny" })).ok, true);
+    const denied = await waitFor(() => notices.find((n) => n.startsWith("Exec denied (node=")), 8000, "the denied notice");
+    assert.equal(denied, `Exec denied (node=${node.device.id} id=${id}, user-denied): /bin/sh -lc "make deploy"`);
+    assert.equal(runs.length, 1, "a denial runs nothing");
+    await client.close();
+    node.ws.close();
+    op.ws.close();
   });
 });

@@ -43,8 +43,11 @@ export async function fakeNode(g, opts = {}) {
   return c;
 }
 
-/** A node handler that prepares like OpenClaw's node host and runs nothing: `stdout` is echoed. */
-export function preparingHandler(run) {
+/**
+ * A node handler that prepares like OpenClaw's node host and hands system.run to `run`.
+ * `snapshot` overrides fields of the plan's policySnapshot (the node's own policy).
+ */
+export function preparingHandler(run, snapshot = {}) {
   return (command, params) => {
     if (command === "system.run.prepare") {
       const argv = params.command;
@@ -57,7 +60,7 @@ export function preparingHandler(run) {
             commandPreview: argv[2] ?? null,
             agentId: params.agentId,
             sessionKey: params.sessionKey,
-            policySnapshot: { security: "full", ask: "off", askFallback: "deny", autoAllowSkills: false, allowlistRules: [] },
+            policySnapshot: { security: "full", ask: "off", askFallback: "deny", autoAllowSkills: false, allowlistRules: [], ...snapshot },
           },
           execPolicy: { security: params.security ?? "full", ask: params.ask ?? "off" },
         },
