@@ -28,6 +28,9 @@ namespace {
 
 constexpr int64_t kDefaultApprovalTimeoutMs = 1800000;
 constexpr int64_t kSettledGraceMs = 15000;
+// An approved node run is sent within this long of the decision; a used grant is kept until
+// then, so a replay is refused by name.
+constexpr int64_t kNodeGrantTtlMs = 10 * 60 * 1000;
 
 constexpr std::string_view kRequestKeys[] = {
     "id", "command", "commandArgv", "systemRunPlan", "env", "cwd", "nodeId", "host", "security", "ask", "warningText",
@@ -118,6 +121,7 @@ void OperatorHub::settle_external(const std::shared_ptr<ExternalApproval>& a, st
       if (c->authenticated && visible(*c, *a)) c->send(frame);
     }
   }
+  if (a->decision) grant_node_run(a->id, a->request, *a->decision);
   auto callbacks = std::move(a->on_settled);
   a->on_settled.clear();
   for (auto& cb : callbacks) cb(*a);
@@ -173,7 +177,8 @@ void OperatorHub::request_approval(const std::shared_ptr<Connection>& c, const s
   if (host == "node" && node_id.empty()) return invalid("nodeId is required for host=node");
   if (host == "node" && !plan) return invalid("systemRunPlan is required for host=node");
   std::string command = str(p, "command");
-  if (command.empty() && plan) command = str(*plan, "commandText");
+  // For a node the human sees what will run: the plan's own command text, never a caller's label.
+  if ((command.empty() || host == "node") && plan && !str(*plan, "commandText").empty()) command = str(*plan, "commandText");
   std::vector<std::string> effective_argv = argv.value_or(plan_argv);
   if (command.empty() && !effective_argv.empty()) {
     for (const std::string& a : effective_argv) command += (command.empty() ? "" : " ") + shell::quote_if_needed(a);
@@ -371,6 +376,7 @@ void OperatorHub::approval_method(const std::shared_ptr<Connection>& c, const st
 }
 
 void OperatorHub::approval_requested(const json::Object& approval) {
+  if (str(approval, "host") == "node" && obj(approval, "systemRunPlan")) service_node_requests_[str(approval, "id")] = approval;
   broadcast("exec.approval.requested", service_record(approval), "operator.approvals");
 }
 
@@ -382,6 +388,10 @@ void OperatorHub::approval_resolved(const std::string& id, const std::string& de
     payload["decision"] = decision;
   }
   broadcast("exec.approval.resolved", payload, "operator.approvals");
+  if (auto node_request = service_node_requests_.find(id); node_request != service_node_requests_.end()) {
+    if (!decision.empty()) grant_node_run(id, node_request->second, decision);
+    service_node_requests_.erase(node_request);
+  }
   auto waiters = service_waiters_.find(id);
   if (waiters == service_waiters_.end()) return;
   auto callbacks = std::move(waiters->second);
@@ -389,6 +399,30 @@ void OperatorHub::approval_resolved(const std::string& id, const std::string& de
   std::optional<std::string> d;
   if (!decision.empty()) d = decision;
   for (auto& cb : callbacks) cb(d);
+}
+
+void OperatorHub::grant_node_run(const std::string& id, const json::Object& request, const std::string& decision) {
+  const int64_t now = epoch_ms();
+  for (auto it = node_grants_.begin(); it != node_grants_.end();) {
+    it = it->second.expires_at_ms < now ? node_grants_.erase(it) : std::next(it);
+  }
+  if (decision != "allow-once" && decision != "allow-always") return;
+  const json::Value* host = json::find(request, "host");
+  const json::Object* plan = obj(request, "systemRunPlan");
+  std::string node_id = str(request, "nodeId");
+  if (!host || !host->is_string() || host->get_string() != "node" || !plan || node_id.empty()) return;
+  node_grants_[id] = NodeRunGrant{node_id, *plan, decision, now + kNodeGrantTtlMs, false};
+}
+
+const OperatorHub::NodeRunGrant* OperatorHub::use_node_grant(const std::string& run_id, const std::string& node_id,
+                                                             const json::Value* argv) {
+  auto it = node_grants_.find(run_id);
+  if (it == node_grants_.end()) return nullptr;
+  NodeRunGrant& g = it->second;
+  const json::Value* planned = json::find(g.plan, "argv");
+  if (g.used || g.expires_at_ms < epoch_ms() || g.node_id != node_id || !argv || !planned || *argv != *planned) return nullptr;
+  g.used = true;
+  return &g;
 }
 
 }  // namespace clawexec::gateway

@@ -85,6 +85,16 @@ struct OperatorHub::ExternalApproval {
   std::unique_ptr<boost::asio::steady_timer> timer;
 };
 
+/// An approved host=node run an operator may now send with `node.invoke system.run`
+/// (approved, runId = the approval id): the node and the plan the human was shown. Used once.
+struct OperatorHub::NodeRunGrant {
+  std::string node_id;
+  json::Object plan;
+  std::string decision;
+  int64_t expires_at_ms = 0;
+  bool used = false;
+};
+
 /// A node.invoke waiting for the node's node.invoke.result.
 struct OperatorHub::PendingInvoke {
   std::string id;

@@ -278,8 +278,26 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
       }
       if (const json::Object* p = obj(params, "params")) forwarded = *p;
       // Approval flags are never taken from the caller: an operator's raw system.run is judged
-      // by the node's own policy like any other.
+      // by the node's own policy like any other - unless it names (runId) an approval this
+      // gateway granted for this node and this argv. Then exactly the approved plan is sent,
+      // marked approved, once; a replay, or another node or command, is refused.
+      const json::Value* approved = json::find(forwarded, "approved");
+      bool claims = (approved && approved->is_bool() && approved->get_bool()) || json::find(forwarded, "approvalDecision");
       for (std::string_view key : {"approved", "approvalDecision", "approvalSource"}) forwarded.erase(key);
+      std::string run_id = str(forwarded, "runId");
+      if (command == "system.run" && claims && !run_id.empty()) {
+        const NodeRunGrant* grant = use_node_grant(run_id, node_id, json::find(forwarded, "command"));
+        if (!grant) {
+          return c->send(res_error(id, "INVALID_REQUEST", "approval required",
+                                   json::Object{{"code", "APPROVAL_REQUIRED"}, {"runId", run_id}}));
+        }
+        forwarded["command"] = json::find(grant->plan, "argv") ? *json::find(grant->plan, "argv") : json::Value(json::Array{});
+        forwarded["rawCommand"] = str(grant->plan, "commandText");
+        forwarded["systemRunPlan"] = grant->plan;
+        if (std::string cwd = str(grant->plan, "cwd"); !cwd.empty()) forwarded["cwd"] = cwd;
+        forwarded["approved"] = true;
+        forwarded["approvalDecision"] = grant->decision;
+      }
     } else {
       forwarded = params;
       forwarded.erase("nodeId");

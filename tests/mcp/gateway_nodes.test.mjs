@@ -364,4 +364,45 @@ describe("exec host=node approvals", () => {
     node.ws.close();
     op.ws.close();
   });
+
+  test("OpenClaw's requester flow: prepare, exec.approval.request (twoPhase), allow-once, then node.invoke approved once; a replay or another argv is refused", async () => {
+    const approver = await operator(g, ["operator.admin", "operator.approvals"], { caps: ["exec-approvals"] });
+    const requester = await operator(g, ["operator.admin", "operator.approvals", "operator.write", "operator.read"]);
+    const runs = [];
+    const node = await fakeNode(g, {
+      name: "requested",
+      handler: preparingHandler((p) => (runs.push(p), { payload: { exitCode: 0, success: true, stdout: "0\n", stderr: "", timedOut: false, error: null } }), { security: "allowlist", ask: "on-miss" }),
+    });
+    const nodeId = node.device.id;
+    const prep = await requester.call("node.invoke", { nodeId, command: "system.run.prepare", params: { command: ["/usr/bin/id", "-u"], rawCommand: "/usr/bin/id -u", cwd: "/tmp", agentId: "main", sessionKey: "agent:main:main" }, timeoutMs: 15000, idempotencyKey: "p1" });
+    assert.equal(prep.ok, true, JSON.stringify(prep));
+    const plan = prep.payload.payload.plan;
+    // The label a requester gives is not what the approver is shown: the plan's text is.
+    requester.send({ type: "req", id: "ask-1", method: "exec.approval.request", params: { command: "harmless label", commandArgv: plan.argv, systemRunPlan: plan, cwd: "/tmp", nodeId, host: "node", security: "allowlist", ask: "on-miss", agentId: "main", sessionKey: "agent:main:main", timeoutMs: 60000, twoPhase: true } });
+    const accepted = await requester.next((f) => f.id === "ask-1" && f.payload?.status === "accepted", "accepted");
+    const approvalId = accepted.payload.id;
+    const shown = await approver.next((f) => f.event === "exec.approval.requested" && f.payload.id === approvalId, "requested");
+    assert.equal(shown.payload.request.command, "/usr/bin/id -u");
+    assert.equal((await approver.call("exec.approval.resolve", { id: approvalId, decision: "allow-once" })).ok, true);
+    await requester.next((f) => f.id === "ask-1" && f.payload?.decision === "allow-once", "decision");
+
+    const runParams = (argv) => ({ command: argv, rawCommand: "/usr/bin/id -u", systemRunPlan: plan, cwd: "/tmp", timeoutMs: 10000, agentId: "main", sessionKey: "agent:main:main", approved: true, approvalDecision: "allow-always", runId: approvalId });
+    const other = await requester.call("node.invoke", { nodeId, command: "system.run", params: runParams(["/bin/rm", "-rf", "/tmp/x"]), timeoutMs: 20000, idempotencyKey: "r0" });
+    assert.equal(other.ok, false);
+    assert.equal(other.error.message, "approval required");
+    assert.deepEqual(other.error.details, { code: "APPROVAL_REQUIRED", runId: approvalId });
+    const ran = await requester.call("node.invoke", { nodeId, command: "system.run", params: runParams(plan.argv), timeoutMs: 20000, idempotencyKey: "r1" });
+    assert.equal(ran.ok, true, JSON.stringify(ran));
+    assert.equal(runs.length, 1, "only the approved argv reached the node");
+    assert.equal(runs[0].approved, true);
+    assert.equal(runs[0].approvalDecision, "allow-once", "the decision the human made, not the caller's claim");
+    assert.deepEqual(runs[0].command, ["/usr/bin/id", "-u"]);
+    const replay = await requester.call("node.invoke", { nodeId, command: "system.run", params: runParams(plan.argv), timeoutMs: 20000, idempotencyKey: "r2" });
+    assert.equal(replay.ok, false);
+    assert.equal(replay.error.message, "approval required");
+    assert.equal(runs.length, 1, "allow-once is used once");
+    node.ws.close();
+    requester.ws.close();
+    approver.ws.close();
+  });
 });
