@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/result.h"
 #include "exec/node_selection.h"
 #include "json/json.h"
 
@@ -34,8 +35,9 @@ struct NodeRunEvent {
 class NodeInvoker {
  public:
   virtual ~NodeInvoker() = default;
-  /// Paired nodes, connected or not, as node.list describes them.
-  virtual std::vector<NodeSummary> nodes() const = 0;
+  /// Paired nodes, connected or not, as node.list describes them; an error when the gateway
+  /// cannot be asked (names it and why).
+  virtual void list_nodes(std::function<void(Result<std::vector<NodeSummary>>)> done) = 0;
   /// Sends `command` with `params` to the node; `done` runs once with its payload or an error,
   /// at the latest after `timeout_ms`.
   virtual void invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,

@@ -153,7 +153,17 @@ void ExecService::run_on_node(ExecPlan exec_plan, CallContext ctx, ExecStartDone
                               ". This server reaches no gateway with node hosts; start `clawexec gateway` and pair a node "
                               "(`clawexec node run`), or run the command with host=auto or host=gateway."));
   }
-  Result<NodeSummary> node = select_node(node_invoker_->nodes(), request.node, config->exec.node);
+  node_invoker_->list_nodes([this, exec_plan = std::move(exec_plan), ctx = std::move(ctx), done = std::move(done),
+                             config](Result<std::vector<NodeSummary>> listed) mutable {
+    if (!listed.ok()) return done(Reply::thrown("exec host=node: " + listed.error().message));
+    start_node_call(std::move(*listed), std::move(config), std::move(exec_plan), std::move(ctx), std::move(done));
+  });
+}
+
+void ExecService::start_node_call(std::vector<NodeSummary> nodes, std::shared_ptr<const ServiceConfig> config, ExecPlan exec_plan,
+                                  CallContext ctx, ExecStartDone done) {
+  const ExecRequest& request = exec_plan.request;
+  Result<NodeSummary> node = select_node(nodes, request.node, config->exec.node);
   if (!node.ok()) return done(Reply::thrown(node.error().message));
   Result<policy::ExecCallPolicy> policy = policy::resolve_exec_call_policy(call_inputs(*config, ExecHost::kNode, &request));
   if (!policy.ok()) return done(Reply::thrown(policy.error().message));

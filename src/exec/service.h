@@ -297,6 +297,9 @@ class ExecService {
   std::map<std::string, std::shared_ptr<NodeApprovalWait>> node_waits_;
   /// The decided policy of a prepared node run: refuse, run, or ask first.
   void node_decide(std::shared_ptr<NodeCall> call);
+  /// run_on_node once the nodes are listed: selection, then system.run.prepare.
+  void start_node_call(std::vector<NodeSummary> nodes, std::shared_ptr<const ServiceConfig> config, ExecPlan exec_plan,
+                       CallContext ctx, ExecStartDone done);
   /// system.run of the call's plan, as approved by `approval` ({id, decision}) when given.
   void node_system_run(std::shared_ptr<NodeCall> call, std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
                        std::function<void(NodeInvokeResult)> then);

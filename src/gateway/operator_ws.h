@@ -101,7 +101,8 @@ class OperatorHub : public exec::NodeInvoker {
   bool has_approval_client() const;
   /// exec::NodeInvoker: paired and connected nodes; an invoke of a connected node's approved
   /// command.
-  std::vector<exec::NodeSummary> nodes() const override;
+  std::vector<exec::NodeSummary> nodes() const;
+  void list_nodes(std::function<void(Result<std::vector<exec::NodeSummary>>)> done) override { done(nodes()); }
   void invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
               std::function<void(exec::NodeInvokeResult)> done) override;
   /// The methods hello-ok lists (exactly what we implement).
