@@ -60,7 +60,7 @@ std::optional<ExecAsk> parse_ask(const std::string& s) {
 }
 
 std::string invoke_error_text(const std::string& node_id, const std::string& command, const NodeInvokeError& e) {
-  if (e.code == "NOT_CONNECTED" || e.code == "TIMEOUT" || e.code == "NODE_DISCONNECTED") {
+  if (e.code == "NOT_CONNECTED" || e.code == "TIMEOUT" || e.code == "NODE_DISCONNECTED" || e.code == "GATEWAY_DISCONNECTED") {
     return "exec host=node: " + command + " on node " + node_id + " failed: " + e.message;
   }
   // The node's own refusals (SYSTEM_RUN_DENIED: ..., INVALID_REQUEST: ...) read as they are.
@@ -147,7 +147,7 @@ const std::string& ExecService::node_wait_scope(const NodeApprovalWait& wait) { 
 void ExecService::run_on_node(ExecPlan exec_plan, CallContext ctx, ExecStartDone done) {
   const ExecRequest& request = exec_plan.request;
   std::shared_ptr<const ServiceConfig> config = shared_config();
-  if (!node_invoker_) {
+  if (!node_invoker_) {  // only a service built without a gateway link (tests, tools)
     std::string node = request.node.value_or(config->exec.node.value_or(""));
     return done(Reply::thrown("exec host=node: no paired node" + (node.empty() ? std::string() : " matches \"" + node + "\"") +
                               ". This server reaches no gateway with node hosts; start `clawexec gateway` and pair a node "

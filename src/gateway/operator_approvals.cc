@@ -372,6 +372,11 @@ void OperatorHub::approval_method(const std::shared_ptr<Connection>& c, const st
     resolve_external(approval_id, decision, "gateway", answered);
     return;
   }
+  // A node run of another process is granted before that process hears the decision, so its
+  // approved node.invoke never arrives ahead of the grant.
+  if (auto node_request = service_node_requests_.find(approval_id); node_request != service_node_requests_.end()) {
+    grant_node_run(approval_id, node_request->second, decision);
+  }
   source_.resolve(approval_id, decision, "gateway", answered);
 }
 
@@ -407,6 +412,12 @@ void OperatorHub::grant_node_run(const std::string& id, const json::Object& requ
     it = it->second.expires_at_ms < now ? node_grants_.erase(it) : std::next(it);
   }
   if (decision != "allow-once" && decision != "allow-always") return;
+  if (node_grants_.count(id)) return;  // granted once: never renewed (a used grant stays used)
+  if (const json::Value* allowed = json::find(request, "allowedDecisions"); allowed && allowed->is_array()) {
+    bool offered = false;
+    for (const json::Value& d : allowed->get_array()) offered = offered || (d.is_string() && d.get_string() == decision);
+    if (!offered) return;
+  }
   const json::Value* host = json::find(request, "host");
   const json::Object* plan = obj(request, "systemRunPlan");
   std::string node_id = str(request, "nodeId");
