@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The slow interop suite: OpenClaw's own CLI against our gateway (tests/mcp/*.interop.mjs).
+# The slow interop suite (tests/mcp/*.interop.mjs): OpenClaw's own CLI against our gateway, and
+# our node host (`clawexec node run`) paired with OpenClaw's real gateway (openclaw_node_host.interop.mjs).
 # Needs the reference OpenClaw (../shared/tools/install-reference.sh) and a built tree
 # (BUILD_DIR, default build). Not part of scripts/test.sh: it needs the reference installed.
 set -euo pipefail

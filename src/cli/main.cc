@@ -4,6 +4,8 @@
 //   clawexec exec [--json] [--workdir D] [--timeout S] [--pty] [--agent ID] -- <command...>
 //   clawexec apply-patch [--workdir D] [--json] < patch
 //   clawexec policy explain [--json] [--agent ID] [--cwd D] -- <command...>
+//   clawexec node run --host H --port P [--tls [--tls-insecure]] [--display-name N] [--token T]
+//   clawexec node identity [--json]
 // Exit codes: 0 ok, 1 failure of the thing asked, 2 usage error; `exec` returns the command's.
 
 #include <CLI/CLI.hpp>
@@ -16,6 +18,7 @@
 #include "daemon/apply_patch_cli.h"
 #include "daemon/exec_once.h"
 #include "daemon/gateway_server.h"
+#include "daemon/node_host.h"
 #include "daemon/policy_explain.h"
 #include "daemon/stdio_server.h"
 
@@ -105,6 +108,22 @@ int main(int argc, char** argv) {
   patch_cmd->add_flag("--json", patch_opts.json, "Print the summary as JSON");
   patch_cmd->add_option("--agent", patch_opts.agent_id, "Agent id whose tools.exec.applyPatch applies");
 
+  clawexec::daemon::NodeHostOptions node_opts;
+  node_opts.version = CLAWEXEC_VERSION;
+  std::string node_display_name, node_token;
+  bool node_identity_json = false;
+  CLI::App* node_cmd = app.add_subcommand("node", "Run a node host: serve exec host=node for a gateway on this machine");
+  node_cmd->require_subcommand(1);
+  CLI::App* node_run_cmd = node_cmd->add_subcommand("run", "Connect to a gateway and run its host=node commands here (foreground)");
+  node_run_cmd->add_option("--host", node_opts.host, "Gateway host (default 127.0.0.1)");
+  node_run_cmd->add_option("--port", node_opts.port, "Gateway port (default 18789)");
+  CLI::Option* node_tls_opt = node_run_cmd->add_flag("--tls", node_opts.tls, "Connect with TLS (wss://), verifying the certificate");
+  node_run_cmd->add_flag("--tls-insecure", node_opts.tls_insecure, "With --tls: do not verify the gateway's certificate")->needs(node_tls_opt);
+  CLI::Option* node_name_opt = node_run_cmd->add_option("--display-name", node_display_name, "Name shown to operators (default: host name)");
+  CLI::Option* node_token_opt = node_run_cmd->add_option("--token", node_token, "Gateway token (after $OPENCLAW_GATEWAY_TOKEN and a saved device token)");
+  CLI::App* node_identity_cmd = node_cmd->add_subcommand("identity", "Print the node host's device id and public key");
+  node_identity_cmd->add_flag("--json", node_identity_json, "Print JSON {deviceId, publicKey}");
+
   int operator_exit = -1;
   clawexec::cli::add_operator_commands(app, operator_exit);
 
@@ -149,6 +168,12 @@ int main(int argc, char** argv) {
     if (*gw_cert_opt) gw.tls_cert = gw_cert;
     if (*gw_key_opt) gw.tls_key = gw_key;
     return clawexec::daemon::run_gateway(gw);
+  }
+  if (*node_identity_cmd) return clawexec::daemon::node_identity(node_identity_json);
+  if (*node_run_cmd) {
+    if (*node_name_opt) node_opts.display_name = node_display_name;
+    if (*node_token_opt) node_opts.token = node_token;
+    return clawexec::daemon::run_node_host(node_opts);
   }
   if (*patch_cmd) {
     if (*patch_workdir_opt) patch_opts.workdir = patch_workdir;
