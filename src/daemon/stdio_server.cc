@@ -18,6 +18,7 @@
 #include "approvals/operator_channel.h"
 #include "base/utf.h"
 #include "daemon/operator_link.h"
+#include "daemon/gateway_node_link.h"
 #include "daemon/setup.h"
 #include "policy/modes.h"
 #include "mcp/server.h"
@@ -89,7 +90,11 @@ int run_stdio_server(const ServeOptions& options) {
     return 2;
   }
   asio::io_context io;
+  std::string state_dir = setup->service.state_dir;
   exec::ExecService service(io, std::move(setup->service));
+  // exec host=node goes through the gateway running on this machine, if any.
+  GatewayNodeLink nodes(io, state_dir, setup->gateway, options.version);
+  service.set_node_invoker(&nodes);
   bool shutting_down = false;
   asio::steady_timer deadline(io);
   // `grace`: how long foreground calls may still finish and be answered (the client closed its
@@ -134,6 +139,7 @@ int run_stdio_server(const ServeOptions& options) {
   service.warm_up_shell_environment();
   io.run();
   if (channel) channel->stop();
+  nodes.close();
   transport.stop();
   client = nullptr;
   return 0;

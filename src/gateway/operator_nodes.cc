@@ -287,6 +287,15 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
       std::string run_id = str(forwarded, "runId");
       if (command == "system.run" && claims && !run_id.empty()) {
         const NodeRunGrant* grant = use_node_grant(run_id, node_id, json::find(forwarded, "command"));
+        if (!grant && service_node_requests_.count(run_id)) {
+          // Another process's approval whose decision this gateway has not heard yet (it was
+          // given on that process's channel): checked again once it has.
+          std::weak_ptr<Connection> weak = c;
+          service_waiters_[run_id].push_back([this, weak, id, method, params](const std::optional<std::string>&) {
+            if (auto live = weak.lock()) node_method(live, id, method, params);
+          });
+          return;
+        }
         if (!grant) {
           return c->send(res_error(id, "INVALID_REQUEST", "approval required",
                                    json::Object{{"code", "APPROVAL_REQUIRED"}, {"runId", run_id}}));

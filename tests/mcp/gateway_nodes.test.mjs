@@ -6,27 +6,15 @@
 // node host (lib/fake_node.mjs), so every frame the gateway sends it is checked. Last, node runs
 // that need a human: ask=always on the node, and the node's "approval required" after an
 // allowlist miss, resolved on the operator WebSocket (the approved run carries approved=true and
-// runId = the approval id; a denial runs nothing), and the no-route rule.
+// runId = the approval id; a denial runs nothing), and the no-route rule. And a stdio `clawexec
+// serve` on the gateway's machine reaching the same nodes through the gateway, approvals too.
 import { describe, test, after, before } from "node:test";
+import { spawnSync } from "node:child_process";
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { waitFor, STRUCTURED_CONTENT_CAPABILITY } from "./lib/harness.mjs";
+import { CLAWEXEC, startServer, waitFor } from "./lib/harness.mjs";
 import { startGateway, operator } from "./lib/gateway.mjs";
 import { fakeNode, preparingHandler } from "./lib/fake_node.mjs";
-
-async function agent(g) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${g.token}` } } });
-  const client = new Client({ name: "agent", version: "1" }, { capabilities: { ...STRUCTURED_CONTENT_CAPABILITY } });
-  await client.connect(transport);
-  return client;
-}
-
-const execText = async (client, args) => {
-  const r = await client.callTool({ name: "exec", arguments: args });
-  return { text: r.content[0].text, details: r.structuredContent, isError: r.isError === true };
-};
+import { agent, execText } from "./lib/nodes.mjs";
 
 describe("node pairing on the gateway (autoApproveLocal off)", () => {
   let g;
@@ -276,13 +264,10 @@ describe("exec host=node approvals", () => {
   after(async () => g && (await g.stop()));
 
   async function notifyingAgent() {
-    const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${g.token}` } } });
-    const client = new Client({ name: "agent", version: "1" }, { capabilities: { ...STRUCTURED_CONTENT_CAPABILITY } });
-    const notices = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notices.push(String(n.params.data)));
-    await client.connect(transport);
-    return { client, notices };
+    const client = await agent(g);
+    return { client, notices: client.notices };
   }
+
 
   test("no operator shows approvals: the node's askFallback (deny) at once, nothing runs", async () => {
     const runs = [];
@@ -404,5 +389,69 @@ describe("exec host=node approvals", () => {
     node.ws.close();
     requester.ws.close();
     approver.ws.close();
+  });
+});
+
+describe("clawexec serve reaches nodes through the gateway on its machine", () => {
+  let g;
+  before(async () => {
+    g = await startGateway({ config: { tools: { exec: { security: "full", ask: "off" } } } });
+  });
+  after(async () => g && (await g.stop()));
+
+  test("exec host=node from a stdio server: the node runs it; selection errors read the same; approvals resolve on the gateway", async () => {
+    const runs = [];
+    const node = await fakeNode(g, {
+      name: "through-serve",
+      handler: preparingHandler((p) => {
+        runs.push(p);
+        if (p.rawCommand.includes("needs-ok") && !p.approved) return { error: { code: "SYSTEM_RUN_DENIED", message: "SYSTEM_RUN_DENIED: approval required" } };
+        return { payload: { exitCode: 0, success: true, stdout: `ran ${p.rawCommand}`, stderr: "", timedOut: false, error: null } };
+      }, { security: "allowlist", ask: "on-miss" }),
+    });
+    const s = await startServer({ stateDir: g.state.dir, env: g.env });
+    try {
+      const ok = await s.call("exec", { command: "uname -s", host: "node" });
+      assert.equal(ok.isError, false, ok.text);
+      assert.equal(ok.text, `Node: ${node.device.id}\nran /bin/sh -lc "uname -s"`);
+      const unknown = await s.call("exec", { command: "true", host: "node", node: "nope" });
+      assert.match(unknown.text, /^requested node not found: nope /);
+
+      const op = await operator(g, ["operator.admin", "operator.approvals"], { caps: ["exec-approvals"] });
+      const pending = await s.call("exec", { command: "needs-ok", host: "node" });
+      assert.equal(pending.details?.status, "approval-pending", pending.text);
+      const id = pending.details.approvalId;
+      const requested = await op.next((f) => f.event === "exec.approval.requested" && f.payload.id === id, "the serve approval on the gateway");
+      assert.equal(requested.payload.request.nodeId, node.device.id);
+      assert.equal((await op.call("exec.approval.resolve", { id, decision: "allow-once" })).ok, true);
+      const done = await waitFor(() => s.notifications.find((n) => String(n.data).startsWith(`Exec finished (node=${node.device.id} id=${id}`)), 8000, "the finished notice");
+      assert.match(String(done.data), /ran \/bin\/sh -lc "needs-ok"/);
+      const approvedRun = runs.find((r) => r.approved === true);
+      assert.equal(approvedRun.runId, id);
+      assert.equal(approvedRun.approvalDecision, "allow-once");
+
+      // Resolved from the command line instead: the gateway waits to hear of the decision.
+      const second = await s.call("exec", { command: "needs-ok again", host: "node" });
+      const secondId = second.details.approvalId;
+      const cli = spawnSync(CLAWEXEC, ["approvals", "resolve", secondId, "allow-once"], { env: g.env, encoding: "utf8" });
+      assert.equal(cli.status, 0, cli.stderr);
+      const secondDone = await waitFor(() => s.notifications.find((n) => String(n.data).startsWith(`Exec finished (node=${node.device.id} id=${secondId}`)), 8000, "the CLI-approved run");
+      assert.match(String(secondDone.data), /ran \/bin\/sh -lc "needs-ok again"/);
+      op.ws.close();
+    } finally {
+      await s.close();
+      node.ws.close();
+    }
+  });
+
+  test("with no gateway running, a stdio server says so and runs nothing", async () => {
+    const s = await startServer({});
+    try {
+      const r = await s.call("exec", { command: "true", host: "node" });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /^exec host=node: no paired node: this server reaches node hosts through the gateway on this machine, and none is running/);
+    } finally {
+      await s.close();
+    }
   });
 });
