@@ -4,7 +4,8 @@
 # Google Benchmark, PCRE2 (argPattern regexes), OpenSSL (SHA-256), clang (libFuzzer:
 # scripts/fuzz.sh and the fuzz.smoke test), the sandbox's libseccomp and programs (bubblewrap,
 # passt/pasta and slirp4netns for user-mode networking, uidmap), and, with --test, Node.js plus the npm packages of the
-# black-box tests, zsh (the shell-snapshot tests) and python3 (the include-layer check).
+# black-box tests, zsh (the shell-snapshot tests), python3 (the include-layer check) and iproute2 (network
+# namespaces for the node tests).
 # Safe to run repeatedly; uses sudo when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,8 @@ if [ "$want_test" = 1 ]; then
   command -v zsh >/dev/null 2>&1 || missing+=(zsh)
   # python3: the include-layer check (scripts/check_layers.py, ctest label lint).
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  # iproute2: the node tests build network namespaces joined by veth pairs (`ip netns`).
+  command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
