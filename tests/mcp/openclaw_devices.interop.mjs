@@ -3,8 +3,10 @@
 // (its Ed25519 identity, v3 signature) raises a pending request; `openclaw devices list` shows
 // it, `openclaw devices approve` approves it (the CLI retries with operator.admin, as a node
 // needs), and the restarted node host connects and is listed as connected with a device token
-// stored by our gateway. `openclaw devices reject` drops another request. Needs the reference
-// from ../shared/tools/install-reference.sh.
+// stored by our gateway; `openclaw nodes pending|approve` approves its command surface, and an
+// agent's `exec host=node` through our MCP endpoint then runs on OpenClaw's node host.
+// `openclaw devices reject` drops another request. Needs the reference from
+// ../shared/tools/install-reference.sh.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -14,6 +16,7 @@ import { join } from "node:path";
 import { sleep, waitFor } from "./lib/harness.mjs";
 import { NODE, OC } from "./lib/reference.mjs";
 import { startGateway, connect, makeDevice, deviceConnect } from "./lib/gateway.mjs";
+import { agent, execText } from "./lib/nodes.mjs";
 
 
 let g;
@@ -35,7 +38,11 @@ const ocEnv = (home, extra = {}) => ({
 });
 
 function devices(...args) {
-  const r = spawnSync(NODE, [OC, "devices", ...args, "--url", g.wsUrl, "--token", g.token, "--json"], {
+  return openclaw("devices", ...args);
+}
+
+function openclaw(group, ...args) {
+  const r = spawnSync(NODE, [OC, group, ...args, "--url", g.wsUrl, "--token", g.token, "--json"], {
     env: ocEnv(cliHome), encoding: "utf8", timeout: 90000,
   });
   const out = r.stdout.trim();
@@ -85,7 +92,31 @@ test("OpenClaw's node host pairs with our gateway through `openclaw devices list
     return d?.connected ? d : null;
   }, 90000, "the restarted node host connected");
   assert.deepEqual(paired.tokens.map((t) => t.role), ["node"]);
-  process.kill(-second.pid, "SIGKILL");
+
+  // Its command surface: `openclaw nodes pending`, then `openclaw nodes approve`.
+  const surface = await waitFor(() => {
+    const l = openclaw("nodes", "pending");
+    const list = Array.isArray(l.json) ? l.json : l.json?.pending;
+    return list?.find((p) => p.nodeId === pending.deviceId);
+  }, 30000, "the node's command surface request");
+  assert.ok(surface.commands.includes("system.run"), JSON.stringify(surface));
+  const approvedSurface = openclaw("nodes", "approve", surface.requestId);
+  assert.equal(approvedSurface.status, 0, approvedSurface.out);
+
+  // An agent's exec host=node through our MCP endpoint runs on OpenClaw's node host.
+  const client = await agent(g);
+  try {
+    const r = await execText(client, { command: "echo via-openclaw-node; uname -s", host: "node" });
+    assert.equal(r.isError, false, r.text);
+    assert.match(r.text, new RegExp(`^Node: ${pending.deviceId}\\n(?:[\\s\\S]*\\n\\n)?via-openclaw-node\\nLinux\\n?$`));
+    assert.equal(r.details.exitCode, 0);
+    const failed = await execText(client, { command: "exit 4", host: "node" });
+    assert.equal(failed.isError, true);
+    assert.match(failed.text, /\(Command exited with code 4\)$/);
+  } finally {
+    await client.close();
+    process.kill(-second.pid, "SIGKILL");
+  }
 });
 
 test("`openclaw devices reject` drops a pending request", { timeout: 120000 }, async () => {
