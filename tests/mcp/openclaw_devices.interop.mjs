@@ -9,12 +9,12 @@
 // ../shared/tools/install-reference.sh.
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sleep, waitFor } from "./lib/harness.mjs";
-import { NODE, OC } from "./lib/reference.mjs";
+import { NODE, OC, ocEnv, openclawCli } from "./lib/reference.mjs";
 import { startGateway, connect, makeDevice, deviceConnect } from "./lib/gateway.mjs";
 import { agent, execText } from "./lib/nodes.mjs";
 
@@ -32,23 +32,11 @@ after(async () => {
   await g?.stop();
 });
 
-const ocEnv = (home, extra = {}) => ({
-  PATH: "/usr/bin:/bin", HOME: home, OPENCLAW_STATE_DIR: join(home, "state"), OPENCLAW_NO_AUTO_UPDATE: "1",
-  OPENCLAW_DISABLE_BONJOUR: "1", NO_COLOR: "1", ...extra,
-});
-
 function devices(...args) {
   return openclaw("devices", ...args);
 }
 
-function openclaw(group, ...args) {
-  const r = spawnSync(NODE, [OC, group, ...args, "--url", g.wsUrl, "--token", g.token, "--json"], {
-    env: ocEnv(cliHome), encoding: "utf8", timeout: 90000,
-  });
-  const out = r.stdout.trim();
-  const start = out.search(/[[{]/);
-  return { status: r.status, json: start >= 0 ? JSON.parse(out.slice(start)) : null, out: r.stdout + r.stderr };
-}
+const openclaw = (group, ...args) => openclawCli(group, args, { url: g.wsUrl, token: g.token, home: cliHome });
 
 function startNodeHost() {
   const port = new URL(g.url).port;

@@ -1,6 +1,7 @@
 // Interop (not in ctest; run by scripts/interop-openclaw.sh): `clawexec node run` paired with
 // the REAL OpenClaw 2026.9.6 gateway (autoApproveLocal off). The node gets PAIRING_REQUIRED,
-// an operator approves the device and then the node's command surface, and the node goes live
+// `openclaw devices approve` approves the device and `openclaw nodes approve` the node's command
+// surface, and the node goes live
 // without a restart (OpenClaw's own node host must be restarted there). OpenClaw's gateway then
 // relays node.invoke system.which, system.run.prepare and system.run (the prepared plan) to it,
 // and the node's refusal of a blocked env key comes back in OpenClaw's error shape. Last,
@@ -11,12 +12,12 @@
 // Needs the reference from ../shared/tools/install-reference.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { CLAWEXEC, scratchDir, sleep, waitFor } from "./lib/harness.mjs";
-import { NODE, OC } from "./lib/reference.mjs";
+import { NODE, OC, openclawCli } from "./lib/reference.mjs";
 import { connect as wsConnect, connectParams } from "./lib/gateway.mjs";
 import { startFakeModel } from "./lib/fake_model.mjs";
 
@@ -44,6 +45,7 @@ before(async () => {
   model = await startFakeModel({ command: "echo via-agent-exec", host: "node" });
   gwState = scratchDir("oc-gw-");
   mkdirSync(join(gwState.dir, "home"));
+  mkdirSync(join(gwState.dir, "cli-home"));
   const config = {
     gateway: { mode: "local", bind: "loopback", port, auth: { mode: "token", token: TOKEN }, nodes: { pairing: { autoApproveLocal: false, sshVerify: false } } },
     update: { checkOnStart: false },
@@ -98,9 +100,13 @@ test("clawexec node host pairs with OpenClaw's gateway and answers its system.* 
   });
   node.stderr.on("data", (d) => (nodeLog += d));
   const requestId = await waitFor(() => /pairing required: .*\(requestId ([0-9a-f-]+)\)/.exec(nodeLog)?.[1], 30000, "PAIRING_REQUIRED");
-  const approvedDevice = await op.call("device.pair.approve", { requestId });
-  assert.equal(approvedDevice.ok, true, JSON.stringify(approvedDevice));
-  nodeId = approvedDevice.payload.device.deviceId;
+  // Approved with OpenClaw's own CLI, as its users do.
+  const cli = { url: `ws://127.0.0.1:${port}`, token: TOKEN, home: join(gwState.dir, "cli-home") };
+  const approvedDevice = openclawCli("devices", ["approve", requestId], cli);
+  assert.equal(approvedDevice.status, 0, approvedDevice.out);
+  const identity = JSON.parse(execFileSync(CLAWEXEC, ["node", "identity", "--json"], { env: { PATH: "/usr/bin:/bin", HOME: nodeState.dir, OPENCLAW_STATE_DIR: nodeState.dir } }).toString());
+  nodeId = identity.deviceId;
+  assert.ok(approvedDevice.out.includes(nodeId), approvedDevice.out);
 
   const surface = await waitFor(async () => {
     const r = await op.call("node.pair.list", {});
@@ -109,7 +115,8 @@ test("clawexec node host pairs with OpenClaw's gateway and answers its system.* 
   assert.equal(surface.clientId, "node-host");
   assert.deepEqual(surface.caps, ["system"]);
   assert.deepEqual(surface.requiredApproveScopes, ["operator.pairing", "operator.admin"]);
-  assert.equal((await op.call("node.pair.approve", { requestId: surface.requestId })).ok, true);
+  const approvedSurface = openclawCli("nodes", ["approve", surface.requestId], cli);
+  assert.equal(approvedSurface.status, 0, approvedSurface.out);
   assert.equal(node.exitCode, null, "went live without a restart");
 
   const invoke = (command, params, timeoutMs = 20000) => op.call("node.invoke", { nodeId, command, params, timeoutMs, idempotencyKey: `${command}-${Math.random()}` });
