@@ -72,8 +72,10 @@ void GatewayNodeLink::ensure(std::function<void(Result<void>)> then) {
       "no paired node: this server reaches node hosts through the gateway on this machine, and none is running (" +
       status_path + "); start `clawexec gateway` and pair a node (`clawexec node run`), or run the command with host=auto or "
       "host=gateway";
-  Result<std::string> text = sys::read_whole_file(status_path);
-  std::optional<json::Value> status = text.ok() ? json::parse(*text) : std::nullopt;
+  // Only a status file no one else could have written is believed: it says where the secret goes.
+  Result<std::optional<std::string>> text = sys::read_private_file(status_path, "gateway status file");
+  if (!text.ok()) return fail("cannot reach the gateway: " + text.error().message);
+  std::optional<json::Value> status = *text ? json::parse(**text) : std::nullopt;
   if (!status || !status->is_object()) return fail(no_gateway);
   const json::Object& s = status->get_object();
   std::optional<int64_t> pid = json::integer_member(s, "pid");
@@ -86,8 +88,7 @@ void GatewayNodeLink::ensure(std::function<void(Result<void>)> then) {
   } else if (!settings_.token.empty()) {
     secret_ = settings_.token;
   } else {
-    std::string token_path = json::string_member(s, "tokenFile");
-    if (token_path.empty()) token_path = state_dir_ + "/gateway/token";
+    std::string token_path = state_dir_ + "/gateway/token";  // never a path the status file names
     Result<std::optional<std::string>> token = sys::read_private_file(token_path, "gateway token file");
     if (!token.ok()) return fail("cannot reach the gateway: " + token.error().message);
     if (!*token) return fail("cannot reach the gateway: no token configured and no token file at " + token_path);

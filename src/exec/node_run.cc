@@ -6,9 +6,10 @@
 // back as its error, never as output. Node runs are foreground only: the result is the node's
 // stdout, stderr and error, formatted as OpenClaw's formatNodeRunToolResult.
 //
-// Approvals: a run needs a human when the stricter policy says ask=always, or when the node
-// refuses it with `SYSTEM_RUN_DENIED: approval required` (its allowlist missed under
-// ask=on-miss; the node's allowlist is the node's business, so the gateway does not guess it).
+// Approvals: a run needs a human when the stricter policy says ask=always; when the gateway's
+// policy is allowlist and the node's own is wider (the gateway cannot resolve a command on the
+// node, so it never guesses a match: ask, or with ask=off refuse); or when the node refuses it
+// with `SYSTEM_RUN_DENIED: approval required` (its own allowlist missed under ask=on-miss).
 // The approval is a pending one (operator channel, the gateway's WebSocket, `approvals
 // pending`): the call answers at once with the pending text, and once an operator decides,
 // system.run goes to the node again with approved=true, approvalDecision and runId = the
@@ -222,6 +223,15 @@ void ExecService::node_decide(std::shared_ptr<NodeCall> call) {
   if (security_rank(call->ask_fallback) > security_rank(call->security)) call->ask_fallback = call->security;
   if (call->security == ExecSecurity::kDeny) return call->answer(Reply::thrown("exec denied: host=node security=deny"));
   if (call->ask == ExecAsk::kAlways) return ask_node_approval(call);
+  // An allowlist the node does not enforce itself (its own policy is wider) cannot be judged
+  // here: what a command resolves to is the node's PATH and files. So nothing runs unasked: a
+  // human decides, or with ask=off the run is refused as OpenClaw refuses an allowlist miss.
+  std::string node_security;
+  if (const json::Object* snap = json::object_member(call->prepared, "policySnapshot")) node_security = json::string_member(*snap, "security");
+  if (call->security == ExecSecurity::kAllowlist && node_security != "allowlist") {
+    if (call->ask == ExecAsk::kOff) return call->answer(Reply::thrown("exec denied: host=node allowlist miss (ask=off)"));
+    return ask_node_approval(call);
+  }
   node_system_run(call, std::nullopt, [this, call](NodeInvokeResult ran) {
     if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
       // The node's allowlist missed and it may ask: the human decides.

@@ -7,6 +7,7 @@
 #include "approvals/random.h"
 #include "gateway/scopes.h"
 #include "sys/whole_file.h"
+#include "term/display_escape.h"
 
 namespace clawexec::gateway {
 namespace {
@@ -18,21 +19,18 @@ using json::strings_member;
 
 bool has(const std::vector<std::string>& set, const std::string& s) { return std::find(set.begin(), set.end(), s) != set.end(); }
 
-bool is_system_command(const std::string& command) {
-  static const std::vector<std::string> kSystem = {"system.run",         "system.run.prepare", "system.which",
-                                                   "browser.proxy",      "browser.proxy.upload.v1", "fs.listDir",
-                                                   "system.execApprovals.get", "system.execApprovals.set"};
-  return has(kSystem, command);
-}
 
-void put_surface(json::Object& o, const NodeSurface& s) {
+// `shown`: for operators' eyes (the node chose these strings: terminal escapes are escaped);
+// else exact, for the file.
+void put_surface(json::Object& o, const NodeSurface& s, bool shown = false) {
+  auto text = [shown](const std::string& v) { return shown ? term::escape_for_display(v) : v; };
   o["nodeId"] = s.node_id;
-  if (!s.client_id.empty()) o["clientId"] = s.client_id;
-  if (!s.client_mode.empty()) o["clientMode"] = s.client_mode;
-  if (!s.display_name.empty()) o["displayName"] = s.display_name;
-  if (!s.platform.empty()) o["platform"] = s.platform;
-  if (!s.version.empty()) o["version"] = s.version;
-  if (!s.device_family.empty()) o["deviceFamily"] = s.device_family;
+  if (!s.client_id.empty()) o["clientId"] = text(s.client_id);
+  if (!s.client_mode.empty()) o["clientMode"] = text(s.client_mode);
+  if (!s.display_name.empty()) o["displayName"] = text(s.display_name);
+  if (!s.platform.empty()) o["platform"] = text(s.platform);
+  if (!s.version.empty()) o["version"] = text(s.version);
+  if (!s.device_family.empty()) o["deviceFamily"] = text(s.device_family);
   o["caps"] = string_array(s.caps);
   o["commands"] = string_array(s.commands);
 }
@@ -45,10 +43,15 @@ NodeSurface get_surface(const json::Object& o) {
 
 }  // namespace
 
+bool node_command_needs_admin(const std::string& command) {
+  static const std::vector<std::string> kAdmin = {"browser.proxy", "browser.proxy.upload.v1", "fs.listDir"};
+  return command.rfind("system.", 0) == 0 || has(kAdmin, command);
+}
+
 std::vector<std::string> node_approve_scopes(const std::vector<std::string>& commands) {
   if (commands.empty()) return {"operator.pairing"};
   for (const std::string& c : commands) {
-    if (is_system_command(c)) return {"operator.pairing", "operator.admin"};
+    if (node_command_needs_admin(c)) return {"operator.pairing", "operator.admin"};
   }
   return {"operator.pairing", "operator.write"};
 }
@@ -96,11 +99,15 @@ Result<NodePairing::Checked> NodePairing::check(const NodeSurface& surface, bool
     return out;
   }
   if (missing.empty() && known != approved_.end()) {
-    // Keep what the node says about itself current (name, version), not its approval.
+    // Keep what the node says about itself current (version, platform), not its approval,
+    // and not its name: bindings and `node` arguments pick nodes by name, so the name the
+    // operator approved is the one it keeps (another paired node cannot take it over).
     NodeSurface& s = known->second.surface;
     std::vector<std::string> commands = s.commands;
+    std::string name = s.display_name;
     s = surface;
     s.commands = std::move(commands);
+    s.display_name = std::move(name);
     return out;
   }
   if (known == approved_.end() && surface.commands.empty()) {
@@ -185,7 +192,7 @@ Result<void> NodePairing::remove(const std::string& node_id) {
 
 json::Object NodePairing::pending_json(const PendingNode& p) {
   json::Object o{{"requestId", p.request_id}};
-  put_surface(o, p.surface);
+  put_surface(o, p.surface, true);
   o["requiredApproveScopes"] = string_array(p.required_scopes);
   o["ts"] = p.ts;
   return o;
@@ -193,7 +200,7 @@ json::Object NodePairing::pending_json(const PendingNode& p) {
 
 json::Object NodePairing::approved_json(const ApprovedNode& n) {
   json::Object o;
-  put_surface(o, n.surface);
+  put_surface(o, n.surface, true);
   o["approvedAtMs"] = n.approved_at_ms;
   return o;
 }

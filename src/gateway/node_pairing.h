@@ -47,6 +47,10 @@ struct ApprovedNode {
   int64_t approved_at_ms = 0;
 };
 
+/// A command only admins may approve on a node's surface, or invoke on a node: `system.*`,
+/// the browser proxy and file listing.
+bool node_command_needs_admin(const std::string& command);
+
 /// The scopes an approver needs for a surface of `commands`.
 std::vector<std::string> node_approve_scopes(const std::vector<std::string>& commands);
 

@@ -108,6 +108,29 @@ TEST_F(NodePairingTest, AGrowingSurfaceKeepsTheOldCommandsAndAsksForTheNewOnesEv
   EXPECT_FALSE(store->approve(grown->request->request_id, kAdmin, 3500).ok());
 }
 
+TEST_F(NodePairingTest, AnApprovedNodeKeepsTheNameItWasApprovedUnderAndNamesAreEscapedForOperators) {
+  auto store = open();
+  NodeSurface first = surface({"system.run"});
+  first.display_name = "build box";
+  auto req = store->check(first, false, 1000);
+  ASSERT_TRUE(store->approve(req->request->request_id, kAdmin, 1000).ok());
+  NodeSurface renamed = first;
+  renamed.display_name = "prod-db";  // taking over another node's name, for bindings by name
+  renamed.version = "2026.9.7";
+  auto again = store->check(renamed, false, 2000);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->request.has_value());
+  EXPECT_EQ(store->approved("node-a")->surface.display_name, "build box");
+  EXPECT_EQ(store->approved("node-a")->surface.version, "2026.9.7");
+
+  NodeSurface shady = surface({"system.run"}, "node-e");
+  shady.display_name = "evil\x1b]0;pwned\x07";
+  auto pending = store->check(shady, false, 3000);
+  std::string shown = json::serialize(NodePairing::pending_json(*pending->request));
+  EXPECT_EQ(shown.find('\x1b'), std::string::npos) << shown;
+  EXPECT_EQ(pending->request->surface.display_name, shady.display_name) << "kept exact; escaped only when shown";
+}
+
 TEST_F(NodePairingTest, RejectAndRemoveForgetTheNode) {
   auto store = open();
   auto req = store->check(surface({"system.run"}), false, 1000);

@@ -14,6 +14,8 @@
 // What a human is shown is escaped (term::escape_for_display): command, cwd and warning texts
 // in these records can carry terminal escapes, and OpenClaw's clients print them as they are.
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "approvals/random.h"
@@ -187,6 +189,12 @@ void OperatorHub::request_approval(const std::shared_ptr<Connection>& c, const s
   std::string explicit_id = str(p, "id");
   if (explicit_id.rfind("plugin:", 0) == 0) return invalid("approval ids starting with plugin: are reserved");
   if (host == "node" && effective_argv.empty()) return invalid("commandArgv is required for host=node");
+  if (host == "node") {
+    // What the approver is shown is what a grant runs: the plan's cwd, on a node this gateway knows.
+    std::string given_cwd = str(p, "cwd");
+    if (!given_cwd.empty() && given_cwd != str(*plan, "cwd")) return invalid("cwd does not match systemRunPlan.cwd");
+    if (!options_.nodes || (!options_.nodes->approved(node_id) && !node_conns_.count(node_id))) return invalid("unknown nodeId");
+  }
   if (!explicit_id.empty()) {
     bool taken = external_.count(explicit_id) > 0;
     if (!taken && source_.list) {
@@ -216,7 +224,7 @@ void OperatorHub::request_approval(const std::shared_ptr<Connection>& c, const s
   std::string cwd = str(p, "cwd");
   if (cwd.empty() && plan) cwd = str(*plan, "cwd");
   r["cwd"] = cwd.empty() ? json::Value(nullptr) : json::Value(shown(cwd));
-  r["nodeId"] = host == "node" ? json::Value(node_id) : json::Value(nullptr);
+  r["nodeId"] = host == "node" ? json::Value(shown(node_id)) : json::Value(nullptr);
   r["host"] = host.empty() ? json::Value(nullptr) : json::Value(shown(host));
   for (std::string_view key : {"security", "ask", "agentId", "sessionKey", "sessionId", "runId", "toolCallId", "resolvedPath"}) {
     std::string v = str(p, key);
@@ -373,15 +381,27 @@ void OperatorHub::approval_method(const std::shared_ptr<Connection>& c, const st
     return;
   }
   // A node run of another process is granted before that process hears the decision, so its
-  // approved node.invoke never arrives ahead of the grant.
+  // approved node.invoke never arrives ahead of the grant; a resolve that fails takes it back.
   if (auto node_request = service_node_requests_.find(approval_id); node_request != service_node_requests_.end()) {
     grant_node_run(approval_id, node_request->second, decision);
+    std::weak_ptr<bool> alive = alive_;
+    source_.resolve(approval_id, decision, "gateway", [this, alive, approval_id, answered](Result<void> r) {
+      if (!r.ok() && !alive.expired()) node_grants_.erase(approval_id);
+      answered(std::move(r));
+    });
+    return;
   }
   source_.resolve(approval_id, decision, "gateway", answered);
 }
 
 void OperatorHub::approval_requested(const json::Object& approval) {
-  if (str(approval, "host") == "node" && obj(approval, "systemRunPlan")) service_node_requests_[str(approval, "id")] = approval;
+  // Grants are for other processes' node runs only: this gateway's own exec services send
+  // their approved runs to the node directly, so a grant for them would be a second run.
+  std::optional<int64_t> owner = int_member(approval, "pid");
+  bool other_process = owner && *owner != static_cast<int64_t>(::getpid());
+  if (other_process && str(approval, "host") == "node" && obj(approval, "systemRunPlan")) {
+    service_node_requests_[str(approval, "id")] = approval;
+  }
   broadcast("exec.approval.requested", service_record(approval), "operator.approvals");
 }
 
@@ -397,6 +417,8 @@ void OperatorHub::approval_resolved(const std::string& id, const std::string& de
     if (!decision.empty()) grant_node_run(id, node_request->second, decision);
     service_node_requests_.erase(node_request);
   }
+  // Denied, expired or withdrawn: whatever was granted ahead of the decision is void.
+  if (decision != "allow-once" && decision != "allow-always") node_grants_.erase(id);
   auto waiters = service_waiters_.find(id);
   if (waiters == service_waiters_.end()) return;
   auto callbacks = std::move(waiters->second);
@@ -422,16 +444,19 @@ void OperatorHub::grant_node_run(const std::string& id, const json::Object& requ
   const json::Object* plan = obj(request, "systemRunPlan");
   std::string node_id = str(request, "nodeId");
   if (!host || !host->is_string() || host->get_string() != "node" || !plan || node_id.empty()) return;
-  node_grants_[id] = NodeRunGrant{node_id, *plan, decision, now + kNodeGrantTtlMs, false};
+  std::vector<std::string> env_keys = json::strings_member(request, "envKeys");
+  std::sort(env_keys.begin(), env_keys.end());
+  node_grants_[id] = NodeRunGrant{node_id, *plan, std::move(env_keys), decision, now + kNodeGrantTtlMs, false};
 }
 
 const OperatorHub::NodeRunGrant* OperatorHub::use_node_grant(const std::string& run_id, const std::string& node_id,
-                                                             const json::Value* argv) {
+                                                             const json::Value* argv, const std::vector<std::string>& env_keys) {
   auto it = node_grants_.find(run_id);
   if (it == node_grants_.end()) return nullptr;
   NodeRunGrant& g = it->second;
   const json::Value* planned = json::find(g.plan, "argv");
   if (g.used || g.expires_at_ms < epoch_ms() || g.node_id != node_id || !argv || !planned || *argv != *planned) return nullptr;
+  if (env_keys != g.env_keys) return nullptr;
   g.used = true;
   return &g;
 }

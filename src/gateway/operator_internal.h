@@ -90,6 +90,7 @@ struct OperatorHub::ExternalApproval {
 struct OperatorHub::NodeRunGrant {
   std::string node_id;
   json::Object plan;
+  std::vector<std::string> env_keys;  // the env override names the approver was shown, sorted
   std::string decision;
   int64_t expires_at_ms = 0;
   bool used = false;

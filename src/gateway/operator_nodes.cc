@@ -13,6 +13,7 @@
 #include "approvals/random.h"
 #include "base/time.h"
 #include "gateway/operator_internal.h"
+#include "term/display_escape.h"
 
 namespace clawexec::gateway {
 namespace {
@@ -84,7 +85,9 @@ std::vector<exec::NodeSummary> OperatorHub::nodes() const {
     auto conn = node_conns_.find(n->surface.node_id);
     if (conn != node_conns_.end()) {
       const Connection& c = *connections_.at(conn->second);
-      out.push_back(summary(c.node, c.node_allowed, true, c.loopback ? "" : c.peer_address));
+      exec::NodeSummary live = summary(c.node, c.node_allowed, true, c.loopback ? "" : c.peer_address);
+      live.display_name = n->surface.display_name;  // the approved name, not what the node says now
+      out.push_back(std::move(live));
     } else {
       out.push_back(summary(n->surface, n->surface.commands, false, ""));
     }
@@ -97,13 +100,15 @@ json::Object OperatorHub::node_json(const std::string& node_id) const {
   auto conn = node_conns_.find(node_id);
   const Connection* c = conn != node_conns_.end() ? connections_.at(conn->second).get() : nullptr;
   const NodeSurface& s = c ? c->node : approved->surface;
+  const std::string& name = approved ? approved->surface.display_name : s.display_name;
+  auto shown = [](const std::string& v) { return term::escape_for_display(v); };  // the node chose these
   json::Object o{{"nodeId", s.node_id}};
-  if (!s.display_name.empty()) o["displayName"] = s.display_name;
-  if (!s.platform.empty()) o["platform"] = s.platform;
-  if (!s.version.empty()) o["version"] = s.version;
-  if (!s.client_id.empty()) o["clientId"] = s.client_id;
-  if (!s.client_mode.empty()) o["clientMode"] = s.client_mode;
-  if (!s.device_family.empty()) o["deviceFamily"] = s.device_family;
+  if (!name.empty()) o["displayName"] = shown(name);
+  if (!s.platform.empty()) o["platform"] = shown(s.platform);
+  if (!s.version.empty()) o["version"] = shown(s.version);
+  if (!s.client_id.empty()) o["clientId"] = shown(s.client_id);
+  if (!s.client_mode.empty()) o["clientMode"] = shown(s.client_mode);
+  if (!s.device_family.empty()) o["deviceFamily"] = shown(s.device_family);
   o["caps"] = json::string_array(s.caps);
   o["commands"] = json::string_array(c ? c->node_allowed : approved->surface.commands);
   if (c && !c->host_stats.empty()) o["hostStats"] = c->host_stats;
@@ -272,7 +277,7 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
       if (str(params, "idempotencyKey").empty()) {
         return c->send(res_error(id, "INVALID_REQUEST", "invalid node.invoke params: idempotencyKey (string) required"));
       }
-      if (command.rfind("system.", 0) == 0 && !c->admin()) {
+      if (node_command_needs_admin(command) && !c->admin()) {
         return c->send(res_error(id, "FORBIDDEN", "missing scope: operator.admin",
                                  json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", "operator.admin"}}));
       }
@@ -286,7 +291,12 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
       for (std::string_view key : {"approved", "approvalDecision", "approvalSource"}) forwarded.erase(key);
       std::string run_id = str(forwarded, "runId");
       if (command == "system.run" && claims && !run_id.empty()) {
-        const NodeRunGrant* grant = use_node_grant(run_id, node_id, json::find(forwarded, "command"));
+        std::vector<std::string> env_keys;
+        if (const json::Object* env = obj(forwarded, "env")) {
+          for (const auto& kv : *env) env_keys.emplace_back(kv.key());
+        }
+        std::sort(env_keys.begin(), env_keys.end());
+        const NodeRunGrant* grant = use_node_grant(run_id, node_id, json::find(forwarded, "command"), env_keys);
         if (!grant && service_node_requests_.count(run_id)) {
           // Another process's approval whose decision this gateway has not heard yet (it was
           // given on that process's channel): checked again once it has.
@@ -300,12 +310,23 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
           return c->send(res_error(id, "INVALID_REQUEST", "approval required",
                                    json::Object{{"code", "APPROVAL_REQUIRED"}, {"runId", run_id}}));
         }
-        forwarded["command"] = json::find(grant->plan, "argv") ? *json::find(grant->plan, "argv") : json::Value(json::Array{});
-        forwarded["rawCommand"] = str(grant->plan, "commandText");
-        forwarded["systemRunPlan"] = grant->plan;
-        if (std::string cwd = str(grant->plan, "cwd"); !cwd.empty()) forwarded["cwd"] = cwd;
-        forwarded["approved"] = true;
-        forwarded["approvalDecision"] = grant->decision;
+        // Only what the approval covers goes on: the plan itself, the env overrides the
+        // approver saw the names of (same names), and the run's own bookkeeping.
+        json::Object approved_run;
+        for (std::string_view key : {"env", "timeoutMs", "needsScreenRecording", "suppressNotifyOnExit"}) {
+          if (const json::Value* v = json::find(forwarded, key)) approved_run[key] = *v;
+        }
+        approved_run["command"] = json::find(grant->plan, "argv") ? *json::find(grant->plan, "argv") : json::Value(json::Array{});
+        approved_run["rawCommand"] = str(grant->plan, "commandText");
+        approved_run["systemRunPlan"] = grant->plan;
+        if (std::string cwd = str(grant->plan, "cwd"); !cwd.empty()) approved_run["cwd"] = cwd;
+        for (std::string_view key : {"agentId", "sessionKey"}) {
+          if (std::string v = str(grant->plan, key); !v.empty()) approved_run[key] = v;
+        }
+        approved_run["runId"] = run_id;
+        approved_run["approved"] = true;
+        approved_run["approvalDecision"] = grant->decision;
+        forwarded = std::move(approved_run);
       }
     } else {
       forwarded = params;

@@ -123,9 +123,10 @@ class OperatorHub : public exec::NodeInvoker {
   /// Approved host=node runs (operator_approvals.cc): granted when an approval naming a node and
   /// its plan is allowed (a WebSocket request's, or a service's), used by node.invoke.
   void grant_node_run(const std::string& id, const json::Object& request, const std::string& decision);
-  /// The grant `run_id` for `node_id` when it is live, unused and for this argv: marks it used
-  /// and returns it. Else nullptr.
-  const NodeRunGrant* use_node_grant(const std::string& run_id, const std::string& node_id, const json::Value* argv);
+  /// The grant `run_id` for `node_id` when it is live, unused, for this argv and these env
+  /// override names (sorted): marks it used and returns it. Else nullptr.
+  const NodeRunGrant* use_node_grant(const std::string& run_id, const std::string& node_id, const json::Value* argv,
+                                     const std::vector<std::string>& env_keys);
   std::map<std::string, NodeRunGrant> node_grants_;
   std::map<std::string, json::Object> service_node_requests_;  // pending service approvals for nodes, by id
   /// A node finished its handshake: its surface is checked against the approved one.
