@@ -33,12 +33,11 @@ Result<void> ensure_dir(const std::string& dir) {
 }
 
 // The file's JSON object, or nullopt when it does not exist.
+// The key and the tokens are secrets: a file others can read is refused, not used.
 Result<std::optional<json::Object>> read_json_file(const std::string& path) {
-  std::optional<sys::FileInfo> info = TRY(sys::lstat_path(path));
-  if (!info) return std::optional<json::Object>();
-  if (info->type != sys::FileType::kRegular) return Error::invalid(path + " is not a regular file");
-  std::string text = TRY(sys::read_whole_file(path));
-  std::optional<json::Value> parsed = json::parse(text);
+  std::optional<std::string> text = TRY(sys::read_private_file(path, "node state file"));
+  if (!text) return std::optional<json::Object>();
+  std::optional<json::Value> parsed = json::parse(*text);
   if (!parsed || !parsed->is_object()) return Error::invalid(path + " is not a JSON object; move it away to start over");
   return std::optional<json::Object>(std::move(parsed->get_object()));
 }

@@ -53,6 +53,15 @@ TEST_F(IdentityTest, KeyFileIs0600InA0700Directory) {
   EXPECT_EQ(mode_of(dir_ + "/device.json"), 0600u);
 }
 
+TEST_F(IdentityTest, AKeyFileOthersCanReadIsRefusedNotUsed) {
+  ASSERT_TRUE(load_or_create_identity(dir_).ok());
+  ASSERT_EQ(::chmod((dir_ + "/device.json").c_str(), 0644), 0);
+  Result<NodeIdentity> loose = load_or_create_identity(dir_);
+  ASSERT_FALSE(loose.ok());
+  EXPECT_NE(loose.error().message.find("readable by group or others"), std::string::npos) << loose.error().message;
+  EXPECT_NE(loose.error().message.find(dir_ + "/device.json"), std::string::npos);
+}
+
 TEST_F(IdentityTest, ACorruptKeyFileIsAnErrorNamingItNotReplaced) {
   ASSERT_TRUE(load_or_create_identity(dir_).ok());
   { std::ofstream(dir_ + "/device.json") << "{not json"; }
