@@ -15,6 +15,7 @@
 
 #include "config/paths.h"
 #include "daemon/setup.h"
+#include "gateway/http_front.h"
 #include "json/json.h"
 #include "node/identity.h"
 #include "node/node_client.h"
@@ -87,7 +88,11 @@ int run_node_host(const NodeHostOptions& options) {
   o.version = options.version;
   o.env_token = env_value("OPENCLAW_GATEWAY_TOKEN");
   o.flag_token = options.token;
-  if (!setup->gateway.token.empty()) o.config_token = setup->gateway.token;
+  // This machine's own gateway secret goes only to this machine's gateway, never to another host.
+  if (!setup->gateway.token.empty() && gateway::is_loopback_host(options.host)) o.config_token = setup->gateway.token;
+  if (!options.tls && !gateway::is_loopback_host(options.host)) {
+    log_line("warning: ws:// to " + options.host + " sends the gateway token and every command's output unencrypted; use --tls");
+  }
   o.node_dir = dir;
   o.path_env = env_value("PATH").value_or(kDefaultPath);
   o.process_cwd = current_dir();

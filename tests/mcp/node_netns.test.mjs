@@ -142,6 +142,7 @@ describe("node hosts in their own network namespaces", { concurrency: false }, (
     for (const name of ["a", "b"]) {
       startNode(name);
       await waitFor(() => /pairing required/.test(nodes[name].stderr()), 15000, `node ${name} asks for pairing`);
+      assert.match(nodes[name].stderr(), /warning: ws:\/\/ to [0-9.]+ sends the gateway token and every command's output unencrypted; use --tls/);
       const pending = await waitFor(async () => {
         const r = await admin.call("device.pair.list", {});
         return r.payload.pending.find((p) => p.displayName === `node-${name}`);
