@@ -18,6 +18,10 @@
 namespace clawexec::gateway {
 namespace {
 
+// Approved runs held for one approval whose decision this gateway has not heard yet: the owning
+// process sends one; more are refused at once rather than queued.
+constexpr size_t kMaxGrantWaiters = 4;
+
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 json::Value parsed_payload(const json::Object& params) {
@@ -297,7 +301,7 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
         }
         std::sort(env_keys.begin(), env_keys.end());
         const NodeRunGrant* grant = use_node_grant(run_id, node_id, json::find(forwarded, "command"), env_keys);
-        if (!grant && service_node_requests_.count(run_id)) {
+        if (!grant && service_node_requests_.count(run_id) && service_waiters_[run_id].size() < kMaxGrantWaiters) {
           // Another process's approval whose decision this gateway has not heard yet (it was
           // given on that process's channel): checked again once it has.
           std::weak_ptr<Connection> weak = c;
