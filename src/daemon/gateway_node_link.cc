@@ -198,8 +198,8 @@ void GatewayNodeLink::list_nodes(std::function<void(Result<std::vector<exec::Nod
   });
 }
 
-void GatewayNodeLink::invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
-                             std::function<void(exec::NodeInvokeResult)> done) {
+std::string GatewayNodeLink::invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+                                    std::function<void(exec::NodeInvokeResult)> done) {
   ensure([this, node_id, command, params = std::move(params), timeout_ms, done = std::move(done)](Result<void> ready) mutable {
     if (!ready.ok()) return done(exec::NodeInvokeError{kProtocolError, ready.error().message});
     json::Object p{{"nodeId", node_id},
@@ -214,6 +214,7 @@ void GatewayNodeLink::invoke(const std::string& node_id, const std::string& comm
       done(result ? *result : json::Value(nullptr));
     });
   });
+  return {};
 }
 
 }  // namespace clawexec::daemon

@@ -33,8 +33,9 @@ class GatewayNodeLink : public exec::NodeInvoker {
   ~GatewayNodeLink() override;
 
   void list_nodes(std::function<void(Result<std::vector<exec::NodeSummary>>)> done) override;
-  void invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
-              std::function<void(exec::NodeInvokeResult)> done) override;
+  /// Not cancellable ("" token): an operator has no method to cancel a node.invoke.
+  std::string invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+                     std::function<void(exec::NodeInvokeResult)> done) override;
   /// Closes the connection (shutdown); calls waiting on it fail.
   void close();
 

@@ -39,9 +39,13 @@ class NodeInvoker {
   /// cannot be asked (names it and why).
   virtual void list_nodes(std::function<void(Result<std::vector<NodeSummary>>)> done) = 0;
   /// Sends `command` with `params` to the node; `done` runs once with its payload or an error,
-  /// at the latest after `timeout_ms`.
-  virtual void invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
-                      std::function<void(NodeInvokeResult)> done) = 0;
+  /// at the latest after `timeout_ms`. Returns a token for cancel(), or "" when this invoke
+  /// cannot be cancelled.
+  virtual std::string invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+                             std::function<void(NodeInvokeResult)> done) = 0;
+  /// Stops an invoke early: the node is told to stop it (`node.invoke.cancel`, its command's
+  /// process tree is killed) and `done` gets CANCELLED. Unknown or finished tokens: nothing.
+  virtual void cancel(const std::string& token) { (void)token; }
 };
 
 }  // namespace clawexec::exec

@@ -232,7 +232,8 @@ void ExecService::node_decide(std::shared_ptr<NodeCall> call) {
     if (call->ask == ExecAsk::kOff) return call->answer(Reply::thrown("exec denied: host=node allowlist miss (ask=off)"));
     return ask_node_approval(call);
   }
-  node_system_run(call, std::nullopt, [this, call](NodeInvokeResult ran) {
+  std::string token = node_system_run(call, std::nullopt, [this, call](NodeInvokeResult ran) {
+    if (call->ctx.cancel && call->ctx.cancel->cancelled()) return call->answer(Reply::thrown("Tool execution was aborted"));
     if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
       // The node's allowlist missed and it may ask: the human decides.
       bool wants_approval = e->code == "SYSTEM_RUN_DENIED" && e->message.size() >= 17 &&
@@ -246,9 +247,14 @@ void ExecService::node_decide(std::shared_ptr<NodeCall> call) {
     }
     call->answer(node_result(call->node.node_id, result.get_object(), call->plan.warnings, call->started_ms, call->cwd()));
   });
+  // The caller gave up (MCP cancel): the node stops the command, nothing keeps running for it.
+  if (call->ctx.cancel && !token.empty()) {
+    NodeInvoker* invoker = node_invoker_;
+    call->ctx.cancel->on_cancel([invoker, token] { invoker->cancel(token); });
+  }
 }
 
-void ExecService::node_system_run(std::shared_ptr<NodeCall> call,
+std::string ExecService::node_system_run(std::shared_ptr<NodeCall> call,
                                   std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
                                   std::function<void(NodeInvokeResult)> then) {
   const json::Object& plan = call->prepared;
@@ -267,15 +273,18 @@ void ExecService::node_system_run(std::shared_ptr<NodeCall> call,
   }
   int64_t deadline = std::max<int64_t>(10000, call->timeout_ms + 5000);
   if (call->timeout_ms == 0) deadline = int64_t{24} * 3600 * 1000;
-  if (!node_invoker_) return then(NodeInvokeError{"NOT_CONNECTED", "node not connected"});
-  node_invoker_->invoke(call->node.node_id, "system.run", std::move(run), deadline, std::move(then));
+  if (!node_invoker_) {
+    then(NodeInvokeError{"NOT_CONNECTED", "node not connected"});
+    return {};
+  }
+  return node_invoker_->invoke(call->node.node_id, "system.run", std::move(run), deadline, std::move(then));
 }
 
 void ExecService::ask_node_approval(std::shared_ptr<NodeCall> call) {
   if (!call->ctx.pending_approvals) {
     // No route: the ask fallback at once.
     if (call->ask_fallback == ExecSecurity::kFull) {
-      return node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
+      (void)node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
                              [call](NodeInvokeResult ran) {
                                if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
                                  return call->answer(Reply::thrown(invoke_error_text(call->node.node_id, "system.run", *e)));
@@ -286,6 +295,7 @@ void ExecService::ask_node_approval(std::shared_ptr<NodeCall> call) {
                                                           : Reply::thrown("exec host=node: node " + call->node.node_id +
                                                                           " answered system.run with a non-object result"));
                              });
+      return;
     }
     return call->answer(Reply::thrown(headless_denial(call->security, call->ask, call->ask_fallback,
                                                       "the exec approvals of node " + call->node.node_id)));

@@ -301,8 +301,9 @@ class ExecService {
   void start_node_call(std::vector<NodeSummary> nodes, std::shared_ptr<const ServiceConfig> config, ExecPlan exec_plan,
                        CallContext ctx, ExecStartDone done);
   /// system.run of the call's plan, as approved by `approval` ({id, decision}) when given.
-  void node_system_run(std::shared_ptr<NodeCall> call, std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
-                       std::function<void(NodeInvokeResult)> then);
+  /// Returns the invoke's cancel token ("" when it cannot be cancelled).
+  std::string node_system_run(std::shared_ptr<NodeCall> call, std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
+                              std::function<void(NodeInvokeResult)> then);
   /// The node run needs a human: a pending approval (operator channel, gateway WebSocket), the
   /// call answered at once with the pending text, the run and its follow-up notice once decided.
   void ask_node_approval(std::shared_ptr<NodeCall> call);

@@ -126,12 +126,13 @@ json::Object OperatorHub::node_json(const std::string& node_id) const {
   return o;
 }
 
-void OperatorHub::invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
-                         std::function<void(exec::NodeInvokeResult)> done) {
+std::string OperatorHub::invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+                                std::function<void(exec::NodeInvokeResult)> done) {
   auto fail_soon = [this, &done](std::string code, std::string message) {
     boost::asio::post(io_, [done = std::move(done), code = std::move(code), message = std::move(message)] {
       done(exec::NodeInvokeError{code, message});
     });
+    return std::string();
   };
   auto conn = node_conns_.find(node_id);
   if (conn == node_conns_.end()) return fail_soon("NOT_CONNECTED", "node not connected");
@@ -151,6 +152,7 @@ void OperatorHub::invoke(const std::string& node_id, const std::string& command,
   std::weak_ptr<bool> alive = alive_;
   inv->timer->async_wait([this, alive, id = inv->id](const boost::system::error_code& ec) {
     if (ec || alive.expired()) return;
+    tell_node_to_stop(id);  // nobody waits for it any more: nothing may keep running for it
     finish_invoke(id, exec::NodeInvokeError{"TIMEOUT", "node invoke timed out"});
   });
   invokes_[inv->id] = inv;
@@ -160,6 +162,22 @@ void OperatorHub::invoke(const std::string& node_id, const std::string& command,
                                                             {"paramsJSON", json::serialize(params)},
                                                             {"timeoutMs", timeout_ms},
                                                             {"idempotencyKey", approvals::random_uuid()}}));
+  return inv->id;
+}
+
+void OperatorHub::tell_node_to_stop(const std::string& invoke_id) {
+  auto it = invokes_.find(invoke_id);
+  if (it == invokes_.end()) return;
+  auto conn = node_conns_.find(it->second->node_id);
+  if (conn == node_conns_.end()) return;
+  connections_.at(conn->second)->send(frames::event(
+      "node.invoke.cancel", json::Object{{"id", invoke_id}, {"invokeId", invoke_id}, {"nodeId", it->second->node_id}}));
+}
+
+void OperatorHub::cancel(const std::string& token) {
+  if (!invokes_.count(token)) return;
+  tell_node_to_stop(token);
+  finish_invoke(token, exec::NodeInvokeError{"CANCELLED", "cancelled"});
 }
 
 void OperatorHub::finish_invoke(const std::string& invoke_id, exec::NodeInvokeResult result) {
@@ -339,7 +357,7 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
     int64_t timeout = int_member(params, "timeoutMs").value_or(method == "node.invoke" ? 30000 : 10000);
     if (timeout <= 0) timeout = 30000;
     std::weak_ptr<Connection> weak = c;
-    return invoke(node_id, command, std::move(forwarded), timeout,
+    invoke(node_id, command, std::move(forwarded), timeout,
                   [weak, id, node_id, command, method](exec::NodeInvokeResult r) {
                     auto live = weak.lock();
                     if (!live) return;
@@ -359,6 +377,7 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
                                                        {"payload", payload},
                                                        {"payloadJSON", json::serialize(payload)}}));
                   });
+    return;
   }
   c->send(res_error(id, "INVALID_REQUEST", "unknown method: " + method));
 }

@@ -103,8 +103,9 @@ class OperatorHub : public exec::NodeInvoker {
   /// command.
   std::vector<exec::NodeSummary> nodes() const;
   void list_nodes(std::function<void(Result<std::vector<exec::NodeSummary>>)> done) override { done(nodes()); }
-  void invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
-              std::function<void(exec::NodeInvokeResult)> done) override;
+  std::string invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
+                     std::function<void(exec::NodeInvokeResult)> done) override;
+  void cancel(const std::string& token) override;
   /// The methods hello-ok lists (exactly what we implement).
   static const std::vector<std::string>& methods();
   static const std::vector<std::string>& events();
@@ -138,6 +139,8 @@ class OperatorHub : public exec::NodeInvoker {
                    const json::Object& params);
   json::Object node_json(const std::string& node_id) const;
   void finish_invoke(const std::string& invoke_id, exec::NodeInvokeResult result);
+  /// Sends the node `node.invoke.cancel` for a pending invoke (it kills that command's tree).
+  void tell_node_to_stop(const std::string& invoke_id);
   void on_message(const std::shared_ptr<Connection>& c, std::string text);
   void handshake(const std::shared_ptr<Connection>& c, const json::Object& frame);
   // The device part of connect: proof, device token, pairing. False when it refused the

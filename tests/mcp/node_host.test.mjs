@@ -240,6 +240,20 @@ describe("clawexec node run with clawexec gateway", () => {
     await client.close();
   });
 
+  test("an exec the agent cancels stops its command on the node", async () => {
+    const client = await agent(g);
+    const abort = new AbortController();
+    const call = client.callTool({ name: "exec", arguments: { command: "sleep 45.678; echo never", host: "node" } }, undefined, { signal: abort.signal }).catch((e) => e);
+    await waitFor(() => pidsWith("45.678").length > 0, 8000, "the command to start on the node");
+    abort.abort();
+    await call;
+    await waitFor(() => pidsWith("45.678").length === 0, 8000, "the cancelled command to be stopped on the node");
+    assert.equal(node.child.exitCode, null, "the node host itself keeps running");
+    const after = await execText(client, { command: "echo still-serving", host: "node" });
+    assert.match(after.text, /still-serving/);
+    await client.close();
+  });
+
   test("the node host killed mid-command: the call fails clearly, the command does not outlive it", async () => {
     const client = await agent(g);
     const call = execText(client, { command: "sleep 41.777; echo never", host: "node" });
