@@ -133,6 +133,14 @@ struct ExecService::NodeCall {
     d(std::move(reply));
   }
   std::string command_text() const { return json::string_member(prepared, "commandText"); }
+  /// The foreground answer to this call's system.run: the node's result as OpenClaw formats it,
+  /// or its error.
+  Reply run_reply(const NodeInvokeResult& ran) const {
+    if (auto* e = std::get_if<NodeInvokeError>(&ran)) return Reply::thrown(invoke_error_text(node.node_id, "system.run", *e));
+    const json::Value& result = std::get<json::Value>(ran);
+    if (!result.is_object()) return Reply::thrown("exec host=node: node " + node.node_id + " answered system.run with a non-object result");
+    return node_result(node.node_id, result.get_object(), plan.warnings, started_ms, cwd());
+  }
   std::string cwd() const { return json::string_member(prepared, "cwd"); }
 };
 
@@ -236,16 +244,10 @@ void ExecService::node_decide(std::shared_ptr<NodeCall> call) {
     if (call->ctx.cancel && call->ctx.cancel->cancelled()) return call->answer(Reply::thrown("Tool execution was aborted"));
     if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
       // The node's allowlist missed and it may ask: the human decides.
-      bool wants_approval = e->code == "SYSTEM_RUN_DENIED" && e->message.size() >= 17 &&
-                            e->message.compare(e->message.size() - 17, 17, "approval required") == 0;
+      bool wants_approval = e->code == "SYSTEM_RUN_DENIED" && e->message.ends_with("approval required");
       if (wants_approval && call->ask != ExecAsk::kOff) return ask_node_approval(call);
-      return call->answer(Reply::thrown(invoke_error_text(call->node.node_id, "system.run", *e)));
     }
-    const json::Value& result = std::get<json::Value>(ran);
-    if (!result.is_object()) {
-      return call->answer(Reply::thrown("exec host=node: node " + call->node.node_id + " answered system.run with a non-object result"));
-    }
-    call->answer(node_result(call->node.node_id, result.get_object(), call->plan.warnings, call->started_ms, call->cwd()));
+    call->answer(call->run_reply(ran));
   });
   // The caller gave up (MCP cancel): the node stops the command, nothing keeps running for it.
   if (call->ctx.cancel && !token.empty()) {
@@ -285,16 +287,7 @@ void ExecService::ask_node_approval(std::shared_ptr<NodeCall> call) {
     // No route: the ask fallback at once.
     if (call->ask_fallback == ExecSecurity::kFull) {
       (void)node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
-                             [call](NodeInvokeResult ran) {
-                               if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
-                                 return call->answer(Reply::thrown(invoke_error_text(call->node.node_id, "system.run", *e)));
-                               }
-                               const json::Value& r = std::get<json::Value>(ran);
-                               call->answer(r.is_object() ? node_result(call->node.node_id, r.get_object(), call->plan.warnings,
-                                                                        call->started_ms, call->cwd())
-                                                          : Reply::thrown("exec host=node: node " + call->node.node_id +
-                                                                          " answered system.run with a non-object result"));
-                             });
+                            [call](NodeInvokeResult ran) { call->answer(call->run_reply(ran)); });
       return;
     }
     return call->answer(Reply::thrown(headless_denial(call->security, call->ask, call->ask_fallback,
