@@ -190,7 +190,7 @@ void GatewayNodeLink::list_nodes(std::function<void(Result<std::vector<exec::Nod
           out.push_back(exec::NodeSummary{json::string_member(n, "nodeId"), json::string_member(n, "displayName"),
                                           json::string_member(n, "platform"), json::string_member(n, "remoteIp"),
                                           json::string_member(n, "clientId"), json::strings_member(n, "commands"),
-                                          connected && connected->is_bool() && connected->get_bool()});
+                                          json::strings_member(n, "caps"), connected && connected->is_bool() && connected->get_bool()});
         }
       }
       done(std::move(out));

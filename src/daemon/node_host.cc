@@ -99,6 +99,7 @@ int run_node_host(const NodeHostOptions& options) {
   o.files = operator_ops::process_operator_env();
   o.reconnect_initial = env_ms("CLAWEXEC_NODE_RECONNECT_MS", 1000);
   o.reconnect_max = std::max(o.reconnect_initial, env_ms("CLAWEXEC_NODE_RECONNECT_MAX_MS", 30000));
+  o.detached_limit = env_ms("CLAWEXEC_NODE_DETACHED_LIMIT_MS", 600000);
   o.log = log_line;
 
   const std::string device_id = identity->device_id;
@@ -115,9 +116,7 @@ int run_node_host(const NodeHostOptions& options) {
     exit_code = 1;
     asio::post(io, shutdown);
   };
-  client = std::make_shared<node::NodeClient>(io, std::move(o), std::move(*identity),
-                                              [&runner](node::RunSpec spec, node::RunDone done) { runner.run(std::move(spec), std::move(done)); },
-                                              [&runner](const std::string& scope_key) { runner.cancel(scope_key); });
+  client = std::make_shared<node::NodeClient>(io, std::move(o), std::move(*identity), runner);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
     if (ec) return;

@@ -89,6 +89,11 @@ Result<Setup> load_setup(const std::string& agent_id) {
     long long ms = std::strtoll(t, &end, 10);
     if (end && *end == '\0' && ms >= 0) setup.service.elicitation_instant_cancel_ms = ms;
   }
+  if (const char* t = std::getenv("CLAWEXEC_NODE_RESUME_GRACE_MS"); t && *t) {
+    char* end = nullptr;
+    long long ms = std::strtoll(t, &end, 10);
+    if (end && *end == '\0' && ms > 0) setup.service.node_resume_grace_ms = ms;
+  }
   if (const char* t = std::getenv("CLAWEXEC_TEST_ANALYSIS_DELAY_MS"); t && *t) {
     char* end = nullptr;
     long long ms = std::strtoll(t, &end, 10);

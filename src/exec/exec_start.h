@@ -35,6 +35,8 @@ struct StartedRun {
   int64_t yield_ms = -1;
   /// Warnings to show before the result text (PTY fallback, ignored options, policy notes).
   std::vector<std::string> warnings;
+  /// The node host it runs on (exec host=node, streamed): results start with "Node: <id>".
+  std::string node_id;
 };
 
 using ExecStart = std::variant<StartedRun, Reply>;

@@ -32,6 +32,29 @@ struct NodeRunEvent {
   json::Object payload;
 };
 
+/// The cap of a node host (ours) that serves streamed sessions: `clawexec.exec.start` starts a
+/// command and answers once it runs, `clawexec.exec.output` / `clawexec.exec.exit` node events
+/// carry its output (with byte offsets) and its end, `clawexec.exec.input` / `.kill` act on it.
+inline constexpr const char* kNodeStreamCap = "clawexec.exec-stream";
+
+/// What reaches a streamed session from its node.
+struct NodeStreamEvent {
+  enum class Kind {
+    kOutput,    // `data` starts at byte `offset` of the session's output
+    kExit,      // the end: `payload` has exitCode or signal (and timedOut), `offset` the total
+    kLinkDown,  // the node's connection closed; the command may still run there
+    kLinkUp,    // the node is back; its unconfirmed output follows
+    kGone,      // the node is back without the session (it restarted): the command ended
+  };
+  Kind kind = Kind::kOutput;
+  int64_t offset = 0;
+  std::string data;
+  json::Object payload;
+};
+
+/// Handles one event; false = the session is unknown or gone (the node then stops it).
+using NodeStreamHandler = std::function<bool(const NodeStreamEvent&)>;
+
 class NodeInvoker {
  public:
   virtual ~NodeInvoker() = default;
@@ -46,6 +69,16 @@ class NodeInvoker {
   /// Stops an invoke early: the node is told to stop it (`node.invoke.cancel`, its command's
   /// process tree is killed) and `done` gets CANCELLED. Unknown or finished tokens: nothing.
   virtual void cancel(const std::string& token) { (void)token; }
+  /// Whether streamed sessions can be followed through this invoker (a node must also declare
+  /// kNodeStreamCap).
+  virtual bool streams_supported() const { return false; }
+  /// Routes `stream_id`'s events from `node_id` to `handler` until unwatch_stream.
+  virtual void watch_stream(const std::string& node_id, const std::string& stream_id, NodeStreamHandler handler) {
+    (void)node_id;
+    (void)stream_id;
+    (void)handler;
+  }
+  virtual void unwatch_stream(const std::string& stream_id) { (void)stream_id; }
 };
 
 }  // namespace clawexec::exec

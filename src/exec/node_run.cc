@@ -30,6 +30,8 @@
 #include "exec/gateway_approval.h"
 #include "exec/gateway_context.h"
 #include "exec/node_invoker.h"
+#include "exec/node_stream.h"
+#include "exec/run.h"
 #include "exec/service.h"
 #include "policy/approval_text.h"
 #include "session/format.h"
@@ -142,6 +144,8 @@ struct ExecService::NodeCall {
     return node_result(node.node_id, result.get_object(), plan.warnings, started_ms, cwd());
   }
   std::string cwd() const { return json::string_member(prepared, "cwd"); }
+  /// system.run's parameters for the prepared plan (`run_id`: the approval's, else a new one).
+  json::Object run_params(const std::optional<std::string>& run_id) const;
 };
 
 struct ExecService::NodeApprovalWait {
@@ -240,6 +244,10 @@ void ExecService::node_decide(std::shared_ptr<NodeCall> call) {
     if (call->ask == ExecAsk::kOff) return call->answer(Reply::thrown("exec denied: host=node allowlist miss (ask=off)"));
     return ask_node_approval(call);
   }
+  if (node_invoker_ && node_invoker_->streams_supported() &&
+      std::find(call->node.caps.begin(), call->node.caps.end(), kNodeStreamCap) != call->node.caps.end()) {
+    return node_stream_start(call);
+  }
   std::string token = node_system_run(call, std::nullopt, [this, call](NodeInvokeResult ran) {
     if (call->ctx.cancel && call->ctx.cancel->cancelled()) return call->answer(Reply::thrown("Tool execution was aborted"));
     if (auto* e = std::get_if<NodeInvokeError>(&ran)) {
@@ -256,19 +264,23 @@ void ExecService::node_decide(std::shared_ptr<NodeCall> call) {
   }
 }
 
+json::Object ExecService::NodeCall::run_params(const std::optional<std::string>& run_id) const {
+  json::Object run{{"command", json::find(prepared, "argv")->as_array()},
+                   {"rawCommand", json::string_member(prepared, "commandText")},
+                   {"systemRunPlan", prepared},
+                   {"timeoutMs", timeout_ms},
+                   {"agentId", agent_id},
+                   {"sessionKey", session_key},
+                   {"runId", run_id.value_or(approvals::random_uuid())}};
+  if (std::string dir = cwd(); !dir.empty()) run["cwd"] = dir;
+  if (!plan.env_overrides.empty()) run["env"] = env_object(plan.env_overrides);
+  return run;
+}
+
 std::string ExecService::node_system_run(std::shared_ptr<NodeCall> call,
                                   std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
                                   std::function<void(NodeInvokeResult)> then) {
-  const json::Object& plan = call->prepared;
-  json::Object run{{"command", json::find(plan, "argv")->as_array()},
-                   {"rawCommand", json::string_member(plan, "commandText")},
-                   {"systemRunPlan", plan},
-                   {"timeoutMs", call->timeout_ms},
-                   {"agentId", call->agent_id},
-                   {"sessionKey", call->session_key},
-                   {"runId", approval ? approval->first : approvals::random_uuid()}};
-  if (std::string cwd = call->cwd(); !cwd.empty()) run["cwd"] = cwd;
-  if (!call->plan.env_overrides.empty()) run["env"] = env_object(call->plan.env_overrides);
+  json::Object run = call->run_params(approval ? std::optional<std::string>(approval->first) : std::nullopt);
   if (approval) {
     run["approved"] = true;
     run["approvalDecision"] = policy::to_string(approval->second);
@@ -386,6 +398,54 @@ bool ExecService::settle_node_approval(const std::string& id, std::optional<poli
                                            term::escape_for_display(combined, term::DisplayStyle::kLines)));
   });
   return true;
+}
+
+void ExecService::node_stream_start(std::shared_ptr<NodeCall> call) {
+  if (Result<void> room = check_live_sessions(call->ctx.scope_key); !room.ok()) return call->answer(Reply::thrown(room.error().message));
+  std::string stream_id = approvals::random_uuid();
+  auto child = std::make_shared<NodeStreamChild>(io_, *node_invoker_, call->node.node_id, stream_id, config_.node_resume_grace_ms);
+  child->watch();
+  json::Object params = call->run_params(std::nullopt);
+  params["streamId"] = stream_id;
+  params["pty"] = call->plan.pty;
+  // Our own kill sequence ends a timed-out run (its reason is ours to tell); the node's
+  // timeout is only a backstop for a gateway that went away.
+  params["timeoutMs"] = call->timeout_ms > 0 ? call->timeout_ms + 30000 : 0;
+  node_invoker_->invoke(call->node.node_id, "clawexec.exec.start", std::move(params), kPrepareTimeoutMs, [this, call, child](NodeInvokeResult r) {
+    if (auto* e = std::get_if<NodeInvokeError>(&r)) {
+      child->detach();
+      bool wants_approval = e->code == "SYSTEM_RUN_DENIED" && e->message.ends_with("approval required");
+      if (wants_approval && call->ask != ExecAsk::kOff) return ask_node_approval(call);
+      return call->answer(Reply::thrown(invoke_error_text(call->node.node_id, "clawexec.exec.start", *e)));
+    }
+    if (call->ctx.cancel && call->ctx.cancel->cancelled()) {
+      child->detach();
+      return call->answer(Reply::thrown("Tool execution was aborted"));
+    }
+    const json::Value& started = std::get<json::Value>(r);
+    std::optional<int64_t> pid = started.is_object() ? json::integer_member(started.get_object(), "pid") : std::nullopt;
+    RunRequest request;
+    request.command = call->plan.command;
+    request.cwd = call->cwd();
+    request.scope_key = call->ctx.scope_key;
+    request.timeout_seconds = call->plan.timeout_seconds;
+    request.continuation_available = call->ctx.continuation_available;
+    request.cleanup_ms = config_.exec.cleanup_ms;
+    request.limits = {static_cast<size_t>(config_.exec.max_output_chars), static_cast<size_t>(config_.exec.pending_max_output_chars)};
+    request.spawn.terminal = call->plan.pty ? proc::Terminal::kPty : proc::Terminal::kPipes;
+    Result<std::shared_ptr<Run>> run = start_run(std::move(request), [&](proc::ChildEvents events) -> Result<std::shared_ptr<proc::Child>> {
+      child->attach(std::move(events), static_cast<pid_t>(pid.value_or(0)));
+      return std::shared_ptr<proc::Child>(child);
+    });
+    if (!run.ok()) {
+      child->detach();
+      return call->answer(Reply::thrown(run.error().message));
+    }
+    if (!call->done) return;
+    ExecStartDone done = std::move(call->done);
+    call->done = nullptr;
+    done(StartedRun{std::move(run).value(), call->plan.yield_ms, call->plan.warnings, call->node.node_id});
+  });
 }
 
 void ExecService::withdraw_node_approval(const std::string& id) {

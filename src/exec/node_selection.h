@@ -23,6 +23,7 @@ struct NodeSummary {
   std::string remote_ip;
   std::string client_id;
   std::vector<std::string> commands;  // the approved ones it declared
+  std::vector<std::string> caps;      // as it declared them (approved with its surface)
   bool connected = false;
 };
 

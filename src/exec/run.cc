@@ -31,11 +31,11 @@ Run::Run(asio::io_context& io, session::Registry& registry, RunRequest request, 
       timeout_timer_(io),
       kill_timer_(io) {}
 
-Result<std::shared_ptr<Run>> Run::start(asio::io_context& io, session::Registry& registry, RunRequest request,
-                                        proc::Spawner& spawner, KillTiming timing) {
+Result<std::shared_ptr<Run>> Run::start_with(asio::io_context& io, session::Registry& registry, RunRequest request,
+                                             const Launcher& launch, KillTiming timing) {
   std::shared_ptr<Run> run(new Run(io, registry, std::move(request), timing));
   std::weak_ptr<Run> weak = run;
-  proc::Process::Events events;
+  proc::ChildEvents events;
   events.started = [weak](Result<pid_t> pid) {
     if (auto self = weak.lock()) self->handle_started(std::move(pid));
   };
@@ -45,7 +45,7 @@ Result<std::shared_ptr<Run>> Run::start(asio::io_context& io, session::Registry&
   events.exited = [weak](proc::ExitStatus status) {
     if (auto self = weak.lock()) self->handle_exit(status);
   };
-  run->process_ = TRY(proc::Process::start(io, run->request_.spawn, spawner, std::move(events)));
+  run->child_ = TRY(launch(std::move(events)));
 
   int64_t now = epoch_ms();
   run->started_steady_ms_ = steady_ms();
@@ -95,7 +95,7 @@ void Run::handle_output(std::string_view bytes) {
   if (requests.cursor_key_mode) session_->cursor_key_mode = *requests.cursor_key_mode;
   if (session_->pty) {
     for (size_t i = 0; i < requests.cursor_position_requests; ++i) {
-      process_->answer_terminal(term::cursor_position_response());
+      child_->answer_terminal(term::cursor_position_response());
     }
   }
   append_text(text_scratch_);
@@ -104,6 +104,7 @@ void Run::handle_output(std::string_view bytes) {
 void Run::append_text(const std::string& text) {
   if (text.empty()) return;
   session_->output.append(session::Stream::kStdout, text);
+  for (auto& listener : output_listeners_) listener(text);
   notify_listeners();
 }
 
@@ -138,6 +139,7 @@ RunEnd classify(const proc::ExitStatus& status, std::optional<session::ExitReaso
 
 void Run::handle_exit(proc::ExitStatus status) {
   if (outcome_ || start_failed_) return;
+  exit_status_ = status;
   timeout_timer_.cancel();
   kill_timer_.cancel();
   text_scratch_.clear();
@@ -163,17 +165,18 @@ void Run::handle_exit(proc::ExitStatus status) {
   // (sent by an exit handler).
   notify_listeners();
   listeners_.clear();
+  output_listeners_.clear();
   std::vector<ExitedHandler> handlers = std::move(exited_handlers_);
   for (ExitedHandler& h : handlers) h(*outcome_);
 }
 
-bool Run::stdin_writable() const { return !outcome_ && process_ && process_->input_writable(); }
+bool Run::stdin_writable() const { return !outcome_ && child_ && child_->input_writable(); }
 
 void Run::write_stdin(std::string data, std::function<void(Result<void>)> done) {
-  process_->write_input(std::move(data), std::move(done));
+  child_->write_input(std::move(data), std::move(done));
 }
 
-void Run::close_stdin() { process_->close_input(); }
+void Run::close_stdin() { child_->close_input(); }
 
 bool Run::cancel() {
   if (outcome_ || start_failed_) return false;
@@ -185,19 +188,19 @@ void Run::terminate(session::ExitReason reason) {
   if (outcome_ || start_failed_ || kill_reason_) return;
   kill_reason_ = reason;
   timeout_timer_.cancel();
-  process_->signal_tree(SIGTERM);
+  child_->signal_tree(SIGTERM);
   std::weak_ptr<Run> weak = shared_from_this();
   kill_timer_.expires_after(timing_.grace);
   kill_timer_.async_wait([weak](const boost::system::error_code& ec) {
     auto self = weak.lock();
     if (ec || !self || self->outcome_) return;
-    self->process_->signal_tree(SIGKILL);
+    self->child_->signal_tree(SIGKILL);
     // A process stuck in the kernel may never die; settle the run anyway.
     self->kill_timer_.expires_after(self->timing_.settle);
     self->kill_timer_.async_wait([weak](const boost::system::error_code& ec2) {
       auto again = weak.lock();
       if (ec2 || !again || again->outcome_) return;
-      again->process_->abandon(proc::ExitStatus{.signal = SIGKILL});
+      again->child_->abandon(proc::ExitStatus{.signal = SIGKILL});
     });
   });
 }

@@ -16,6 +16,7 @@
 
 #include "base/result.h"
 #include "exec/outcome.h"
+#include "proc/child.h"
 #include "proc/process.h"
 #include "session/registry.h"
 #include "term/output_sanitizer.h"
@@ -44,11 +45,13 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   using StartedHandler = std::function<void(Result<pid_t>)>;
   using ExitedHandler = std::function<void(const ExecOutcome&)>;
 
-  /// Spawns the command and registers its session. Errors are synchronous spawn failures
-  /// (e.g. no PTY); a failing execve of the shell arrives through on_started.
-  static Result<std::shared_ptr<Run>> start(boost::asio::io_context& io, session::Registry& registry,
-                                            RunRequest request, proc::Spawner& spawner,
-                                            KillTiming timing = {});
+  /// Starts the command through `launch` (which spawns `request.spawn` here, or starts it on
+  /// another machine) and registers its session; `launch` gets the events to deliver and
+  /// returns the child. Errors are synchronous start failures (e.g. no PTY); a failing execve
+  /// of the shell arrives through on_started.
+  using Launcher = std::function<Result<std::shared_ptr<proc::Child>>(proc::ChildEvents)>;
+  static Result<std::shared_ptr<Run>> start_with(boost::asio::io_context& io, session::Registry& registry,
+                                                 RunRequest request, const Launcher& launch, KillTiming timing = {});
 
   /// Called once: the pid, or the error that kept the command from starting.
   void on_started(StartedHandler handler) { started_handlers_.push_back(std::move(handler)); }
@@ -57,10 +60,22 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   /// Called on every piece of output and on exit (poll waiters listen here); a listener that
   /// returns false is removed.
   void add_activity_listener(std::function<bool()> listener) { listeners_.push_back(std::move(listener)); }
+  /// Called with every piece of session text as it is appended (sanitized, in order).
+  void add_output_listener(std::function<void(std::string_view)> listener) { output_listeners_.push_back(std::move(listener)); }
+  /// Stops or resumes reading the command's output (a consumer that cannot keep up).
+  void pause_output(bool paused) {
+    if (child_) child_->pause_output(paused);
+  }
+  /// Sends `signo` to the command's process tree (no kill sequence, no exit reason).
+  void signal_tree(int signo) {
+    if (child_ && !outcome_) child_->signal_tree(signo);
+  }
 
   const std::shared_ptr<session::Session>& session() const { return session_; }
   const std::optional<ExecOutcome>& outcome() const { return outcome_; }
   bool exited() const { return outcome_.has_value(); }
+  /// How the command ended as its supervisor saw it (code or signal), once exited.
+  const std::optional<proc::ExitStatus>& exit_status() const { return exit_status_; }
 
   // session::SessionControl
   bool stdin_writable() const override;
@@ -85,7 +100,7 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   RunRequest request_;
   KillTiming timing_;
   std::shared_ptr<session::Session> session_;
-  std::shared_ptr<proc::Process> process_;
+  std::shared_ptr<proc::Child> child_;
   term::OutputSanitizer sanitizer_;
   std::string text_scratch_;
   int64_t started_steady_ms_ = 0;
@@ -94,10 +109,12 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
   std::optional<ExecOutcome> outcome_;
+  std::optional<proc::ExitStatus> exit_status_;
   bool start_failed_ = false;
   std::vector<StartedHandler> started_handlers_;
   std::vector<ExitedHandler> exited_handlers_;
   std::vector<std::function<bool()>> listeners_;
+  std::vector<std::function<void(std::string_view)>> output_listeners_;
 };
 
 }  // namespace clawexec::exec

@@ -85,16 +85,28 @@ void ExecService::set_exec_settings(config::ExecSettings exec) {
 
 void ExecService::post_background(std::function<void()> work) { asio::post(background_, std::move(work)); }
 
-Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
+Result<void> ExecService::check_live_sessions(const std::string& scope_key) const {
   // Every running session holds descriptors, a supervisor and output buffers: one client gets
   // a bounded number of them at a time.
   size_t cap = static_cast<size_t>(config_.exec.max_live_sessions);
-  if (registry_.live_count(request.scope_key) >= cap) {
+  if (registry_.live_count(scope_key) >= cap) {
     return Error::rejected("exec: this client already has " + std::to_string(cap) +
                            " running sessions, the limit (tools.exec.maxLiveSessions = " + std::to_string(cap) +
                            "). Wait for one to finish or stop one with `process kill`, or raise the limit.");
   }
-  std::shared_ptr<Run> run = TRY(Run::start(io_, registry_, std::move(request), spawner_, config_.kill_timing));
+  return {};
+}
+
+Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request) {
+  proc::SpawnSpec spec = request.spawn;
+  return start_run(std::move(request), [this, &spec](proc::ChildEvents events) -> Result<std::shared_ptr<proc::Child>> {
+    return std::shared_ptr<proc::Child>(TRY(proc::Process::start(io_, spec, spawner_, std::move(events))));
+  });
+}
+
+Result<std::shared_ptr<Run>> ExecService::start_run(RunRequest request, const Run::Launcher& launch) {
+  TRY(check_live_sessions(request.scope_key));
+  std::shared_ptr<Run> run = TRY(Run::start_with(io_, registry_, std::move(request), launch, config_.kill_timing));
   std::weak_ptr<Run> weak = run;
   run->on_exited([this, weak](const ExecOutcome&) {
     if (auto r = weak.lock()) on_run_exited(r);

@@ -133,6 +133,8 @@ struct ServiceConfig {
   /// How long an approval waits for an answer (DEFAULT_EXEC_APPROVAL_TIMEOUT_MS, 30 min;
   /// CLAWEXEC_APPROVAL_TIMEOUT_MS overrides it).
   int64_t approval_timeout_ms = 1800000;
+  /// A streamed node session whose node stays disconnected this long ends here (node_stream.h).
+  int64_t node_resume_grace_ms = 60000;
   /// An elicitation answered `cancel` sooner than this was answered by the client itself (a
   /// headless Claude Code does so within milliseconds), not by a human: the approval takes the
   /// pending-approval path instead (CLAWEXEC_ELICITATION_INSTANT_CANCEL_MS; 0 turns it off).
@@ -230,6 +232,10 @@ class ExecService {
 
   /// Internal: the exec tool's spawn step (used by exec_tool.cc).
   Result<std::shared_ptr<Run>> start_run(RunRequest request);
+  /// start_run for a command another machine runs (`launch` supplies the child).
+  Result<std::shared_ptr<Run>> start_run(RunRequest request, const Run::Launcher& launch);
+  /// The live-session limit of start_run: an error naming it when `scope_key` is at it.
+  Result<void> check_live_sessions(const std::string& scope_key) const;
 
   /// The login PATH and shell snapshots of gateway commands.
   shellenv::ShellEnvironment& shell_environment() { return *shell_env_; }
@@ -302,6 +308,8 @@ class ExecService {
                        CallContext ctx, ExecStartDone done);
   /// system.run of the call's plan, as approved by `approval` ({id, decision}) when given.
   /// Returns the invoke's cancel token ("" when it cannot be cancelled).
+  /// The node serves streamed sessions: the run is a session of ours fed by the node.
+  void node_stream_start(std::shared_ptr<NodeCall> call);
   std::string node_system_run(std::shared_ptr<NodeCall> call, std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
                               std::function<void(NodeInvokeResult)> then);
   /// The node run needs a human: a pending approval (operator channel, gateway WebSocket), the

@@ -65,6 +65,44 @@ void OperatorHub::node_connected(const std::shared_ptr<Connection>& c, const jso
     }
   }
   node_conns_[s.node_id] = c->id;
+  tell_stream_watchers(s.node_id, exec::NodeStreamEvent::Kind::kLinkUp);
+}
+
+void OperatorHub::watch_stream(const std::string& node_id, const std::string& stream_id, exec::NodeStreamHandler handler) {
+  stream_watches_[stream_id] = StreamWatch{node_id, std::move(handler)};
+}
+
+void OperatorHub::unwatch_stream(const std::string& stream_id) { stream_watches_.erase(stream_id); }
+
+void OperatorHub::tell_stream_watchers(const std::string& node_id, exec::NodeStreamEvent::Kind kind) {
+  std::vector<exec::NodeStreamHandler> handlers;  // a handler may unwatch while others run
+  for (const auto& [id, w] : stream_watches_) {
+    if (w.node_id == node_id) handlers.push_back(w.handler);
+  }
+  exec::NodeStreamEvent e;
+  e.kind = kind;
+  for (exec::NodeStreamHandler& h : handlers) h(e);
+}
+
+bool OperatorHub::route_stream_event(const Connection& c, const std::string& event, const json::Value& payload) {
+  if (!payload.is_object()) return false;
+  const json::Object& p = payload.get_object();
+  auto it = stream_watches_.find(str(p, "streamId"));
+  if (it == stream_watches_.end() || it->second.node_id != c.node.node_id) return false;
+  exec::NodeStreamEvent e;
+  e.kind = event == "clawexec.exec.exit" ? exec::NodeStreamEvent::Kind::kExit : exec::NodeStreamEvent::Kind::kOutput;
+  std::optional<int64_t> offset = int_member(p, "offset");
+  if (!offset || *offset < 0) return false;
+  e.offset = *offset;
+  if (e.kind == exec::NodeStreamEvent::Kind::kOutput) {
+    const json::Value* data = json::find(p, "data");
+    if (!data || !data->is_string()) return false;
+    e.data = data->get_string();
+  } else {
+    e.payload = p;
+  }
+  exec::NodeStreamHandler handler = it->second.handler;
+  return handler(e);
 }
 
 void OperatorHub::node_closed(const Connection& c) {
@@ -78,12 +116,13 @@ void OperatorHub::node_closed(const Connection& c) {
   for (const std::string& id : orphaned) {
     finish_invoke(id, exec::NodeInvokeError{"NODE_DISCONNECTED", "node " + c.node.node_id + " disconnected before it answered"});
   }
+  tell_stream_watchers(c.node.node_id, exec::NodeStreamEvent::Kind::kLinkDown);
 }
 
 std::vector<exec::NodeSummary> OperatorHub::nodes() const {
   std::vector<exec::NodeSummary> out;
   auto summary = [](const NodeSurface& s, const std::vector<std::string>& commands, bool connected, const std::string& ip) {
-    return exec::NodeSummary{s.node_id, s.display_name, s.platform, ip, s.client_id, commands, connected};
+    return exec::NodeSummary{s.node_id, s.display_name, s.platform, ip, s.client_id, commands, {}, connected};
   };
   for (const ApprovedNode* n : options_.nodes->approved_nodes()) {
     auto conn = node_conns_.find(n->surface.node_id);
@@ -91,6 +130,9 @@ std::vector<exec::NodeSummary> OperatorHub::nodes() const {
       const Connection& c = *connections_.at(conn->second);
       exec::NodeSummary live = summary(c.node, c.node_allowed, true, c.loopback ? "" : c.peer_address);
       live.display_name = n->surface.display_name;  // the approved name, not what the node says now
+      for (const std::string& cap : c.node.caps) {
+        if (has(n->surface.caps, cap)) live.caps.push_back(cap);  // declared now and approved
+      }
       out.push_back(std::move(live));
     } else {
       out.push_back(summary(n->surface, n->surface.commands, false, ""));
@@ -137,7 +179,16 @@ std::string OperatorHub::invoke(const std::string& node_id, const std::string& c
   auto conn = node_conns_.find(node_id);
   if (conn == node_conns_.end()) return fail_soon("NOT_CONNECTED", "node not connected");
   const std::shared_ptr<Connection>& c = connections_.at(conn->second);
-  if (!has(c->node_allowed, command)) {
+  // The streaming extension's commands run what system.run runs (the node applies the same
+  // checks and policy), so they need system.run approved and the cap approved with the surface.
+  bool stream_command = command.rfind("clawexec.exec.", 0) == 0;
+  if (stream_command) {
+    const ApprovedNode* approved = options_.nodes->approved(node_id);
+    if (!has(c->node_allowed, "system.run") || !has(c->node.caps, exec::kNodeStreamCap) || !approved ||
+        !has(approved->surface.caps, exec::kNodeStreamCap)) {
+      return fail_soon("INVALID_REQUEST", "node " + node_id + " does not serve streamed sessions (" + exec::kNodeStreamCap + ")");
+    }
+  } else if (!has(c->node_allowed, command)) {
     return fail_soon("INVALID_REQUEST", "node command not allowed: " + command +
                                             (has(c->node.commands, command)
                                                  ? " (awaiting approval of the node's command surface: node.pair.approve)"
@@ -212,6 +263,26 @@ void OperatorHub::node_role_method(const std::shared_ptr<Connection>& c, const s
   if (method == "node.event") {
     std::string event = str(params, "event");
     json::Value payload = parsed_payload(params);
+    if (event == "clawexec.exec.streams") {
+      // Sent by the node when it goes live: the streamed sessions it still has. A watched one
+      // it does not list ended with the node (it restarted).
+      std::vector<std::string> listed = payload.is_object() ? json::strings_member(payload.get_object(), "streamIds") : std::vector<std::string>{};
+      std::vector<exec::NodeStreamHandler> gone;
+      for (const auto& [sid, w] : stream_watches_) {
+        if (w.node_id == c->node.node_id && !has(listed, sid)) gone.push_back(w.handler);
+      }
+      exec::NodeStreamEvent e;
+      e.kind = exec::NodeStreamEvent::Kind::kGone;
+      for (exec::NodeStreamHandler& h : gone) h(e);
+      return c->send(res_ok(id, json::Object{{"ok", true}}));
+    }
+    if (event == "clawexec.exec.output" || event == "clawexec.exec.exit") {
+      if (!route_stream_event(*c, event, payload)) {
+        return c->send(res_error(id, "INVALID_REQUEST", "unknown streamed session: " +
+                                                            (payload.is_object() ? str(payload.get_object(), "streamId") : std::string("?"))));
+      }
+      return c->send(res_ok(id, json::Object{{"ok", true}}));
+    }
     if (event == "node.host.stats" && payload.is_object()) {
       c->host_stats = payload.get_object();
       c->host_stats["updatedAtMs"] = epoch_ms();
@@ -295,6 +366,9 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
       if (command == "system.execApprovals.get" || command == "system.execApprovals.set") {
         return c->send(res_error(id, "INVALID_REQUEST", "node.invoke does not allow system.execApprovals.*; use exec.approvals.node.*",
                                  json::Object{{"command", command}}));
+      }
+      if (command.rfind("clawexec.", 0) == 0) {
+        return c->send(res_error(id, "INVALID_REQUEST", "node.invoke does not allow " + command + " (the gateway's own streamed sessions)"));
       }
       if (str(params, "idempotencyKey").empty()) {
         return c->send(res_error(id, "INVALID_REQUEST", "invalid node.invoke params: idempotencyKey (string) required"));

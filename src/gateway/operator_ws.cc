@@ -341,7 +341,7 @@ void OperatorHub::handshake(const std::shared_ptr<Connection>& c, const json::Ob
       {"type", "hello-ok"},
       {"protocol", kProtocolVersion},
       {"server", json::Object{{"version", options_.version}, {"connId", c->conn_id}}},
-      {"features", json::Object{{"methods", frames::to_array(methods())}, {"events", frames::to_array(events())}, {"capabilities", json::Array()}}},
+      {"features", json::Object{{"methods", frames::to_array(methods())}, {"events", frames::to_array(events())}, {"capabilities", json::Array{exec::kNodeStreamCap}}}},
       {"snapshot", std::move(snapshot)},
       {"auth", std::move(hello_auth)},
       {"policy", json::Object{{"maxPayload", kMaxPayload},

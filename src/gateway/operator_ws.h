@@ -106,6 +106,12 @@ class OperatorHub : public exec::NodeInvoker {
   std::string invoke(const std::string& node_id, const std::string& command, json::Object params, int64_t timeout_ms,
                      std::function<void(exec::NodeInvokeResult)> done) override;
   void cancel(const std::string& token) override;
+  /// Streamed sessions: a node's clawexec.exec.output / .exit events go to the watcher of
+  /// their streamId (only from the node it was started on); its link going down or coming
+  /// back is told to every watcher of that node.
+  bool streams_supported() const override { return true; }
+  void watch_stream(const std::string& node_id, const std::string& stream_id, exec::NodeStreamHandler handler) override;
+  void unwatch_stream(const std::string& stream_id) override;
   /// The methods hello-ok lists (exactly what we implement).
   static const std::vector<std::string>& methods();
   static const std::vector<std::string>& events();
@@ -141,6 +147,15 @@ class OperatorHub : public exec::NodeInvoker {
   void finish_invoke(const std::string& invoke_id, exec::NodeInvokeResult result);
   /// Sends the node `node.invoke.cancel` for a pending invoke (it kills that command's tree).
   void tell_node_to_stop(const std::string& invoke_id);
+  struct StreamWatch {
+    std::string node_id;
+    exec::NodeStreamHandler handler;
+  };
+  std::map<std::string, StreamWatch> stream_watches_;  // by streamId
+  /// Tells every watcher of `node_id`'s streams that its link went down or came back.
+  void tell_stream_watchers(const std::string& node_id, exec::NodeStreamEvent::Kind kind);
+  /// A node's clawexec.exec.output / .exit event; false when no watcher takes it.
+  bool route_stream_event(const Connection& c, const std::string& event, const json::Value& payload);
   void on_message(const std::shared_ptr<Connection>& c, std::string text);
   void handshake(const std::shared_ptr<Connection>& c, const json::Object& frame);
   // The device part of connect: proof, device token, pairing. False when it refused the

@@ -5,6 +5,7 @@
 
 #include "node/connect_frame.h"
 
+#include "exec/node_invoker.h"
 #include "gateway/device_auth.h"
 #include "hash/base64url.h"
 #include "hash/ed25519.h"
@@ -54,7 +55,7 @@ Result<json::Object> connect_params(const NodeIdentity& identity, const NodeAuth
                       {"mode", mode}};
   if (!identity.instance_id.empty()) client["instanceId"] = identity.instance_id;
   json::Object params{{"minProtocol", 4}, {"maxProtocol", 4}, {"client", std::move(client)},
-                      {"caps", json::Array{"system"}}, {"commands", json::string_array(node_commands())}};
+                      {"caps", json::Array{"system", exec::kNodeStreamCap}}, {"commands", json::string_array(node_commands())}};
   if (!inputs.path_env.empty()) params["pathEnv"] = inputs.path_env;
   json::Object auth_obj;
   if (auth.kind == NodeAuth::Kind::kSharedToken) auth_obj["token"] = auth.value;

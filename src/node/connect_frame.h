@@ -2,7 +2,8 @@
 // What the node host says when it connects: the credential it presents (the reference's
 // resolution order) and the `connect` request answering the gateway's challenge, shaped like
 // OpenClaw 2026.9.6's node host with its restricted surface (client node-host, mode and role
-// node, no scopes, caps ["system"], the five system.* commands) and signed with the device
+// node, no scopes, caps ["system"] plus our streaming cap (exec/node_invoker.h; an OpenClaw
+// gateway ignores it), the five system.* commands) and signed with the device
 // key over the v3 payload (gateway/device_auth.h). Pure: the caller supplies the identity, the
 // challenge and the environment.
 

@@ -49,7 +49,7 @@ TEST(ConnectFrame, HasTheShapeOfOpenClawsRestrictedNodeHostConnect) {
                                                         "scopes", "device"}));
   EXPECT_EQ(json::serialize(json::find(*params, "client")->as_object()),
             R"({"id":"node-host","displayName":"clawexec-probe-node","version":"2026.9.6","platform":"linux","deviceFamily":"Linux","mode":"node","instanceId":"94f4fc21-bf6c-4023-a77c-dfe8907ff207"})");
-  EXPECT_EQ(json::serialize(*json::find(*params, "caps")), R"(["system"])");
+  EXPECT_EQ(json::serialize(*json::find(*params, "caps")), R"(["system","clawexec.exec-stream"])");
   EXPECT_EQ(json::serialize(*json::find(*params, "commands")),
             R"(["system.execApprovals.get","system.execApprovals.set","system.run","system.run.prepare","system.which"])");
   EXPECT_EQ(json::serialize(*json::find(*params, "auth")), R"({"deviceToken":"_C6VLZLjD8_k9pJBYTVJowYuvmEihr2IUGCAu2Az230"})");

@@ -14,6 +14,7 @@
 #include "approvals/random.h"
 #include "base/strings.h"
 #include "base/time.h"
+#include "exec/node_invoker.h"
 #include "node/host_stats.h"
 #include "node/run_plan.h"
 
@@ -25,11 +26,10 @@ std::string frame_text(const json::Object& frame) { return json::serialize(frame
 
 }  // namespace
 
-NodeClient::NodeClient(asio::io_context& io, NodeClientOptions options, NodeIdentity identity, RunCommand run,
-                       CancelCommand cancel)
-    : io_(io), options_(std::move(options)), identity_(std::move(identity)), run_(std::move(run)), cancel_(std::move(cancel)),
+NodeClient::NodeClient(asio::io_context& io, NodeClientOptions options, NodeIdentity identity, PipelineRunner& runner)
+    : io_(io), options_(std::move(options)), identity_(std::move(identity)), runner_(runner),
       endpoint_(options_.host + ":" + std::to_string(options_.port)), backoff_(options_.reconnect_initial),
-      reconnect_timer_(io), tick_timer_(io), stats_timer_(io) {
+      reconnect_timer_(io), tick_timer_(io), stats_timer_(io), detached_timer_(io) {
   Result<std::optional<std::string>> saved = load_device_token(options_.node_dir, identity_.device_id, endpoint_);
   if (saved.ok()) {
     device_token_ = *saved;
@@ -48,6 +48,7 @@ void NodeClient::stop(std::function<void()> done) {
   reconnect_timer_.cancel();
   tick_timer_.cancel();
   stats_timer_.cancel();
+  detached_timer_.cancel();
   if (!ws_) {
     if (done) asio::post(io_, std::move(done));
     return;
@@ -92,6 +93,7 @@ void NodeClient::on_closed(uint16_t code, const std::string& reason) {
   bool was_live = live_;
   live_ = false;
   for (Outgoing& o : outbox_) o.sent_id.reset();  // unanswered: sent again after the reconnect
+  streams_link_down();
   tick_timer_.cancel();
   stats_timer_.cancel();
   if (stopping_) {
@@ -121,9 +123,9 @@ void NodeClient::on_message(const std::string& text) {
     static const json::Object kEmpty;
     if (event == "connect.challenge") return on_challenge(payload ? *payload : kEmpty);
     if (event == "node.invoke.request" && live_ && payload) return on_invoke(*payload);
-    if (event == "node.invoke.cancel" && payload && cancel_) {
+    if (event == "node.invoke.cancel" && payload) {
       std::string invoke_id = json::string_member(*payload, "invokeId");
-      if (!invoke_id.empty()) cancel_(run_scope(invoke_id));
+      if (!invoke_id.empty()) runner_.cancel(run_scope(invoke_id));
       return;
     }
     return;
@@ -161,7 +163,11 @@ void NodeClient::on_connect_response(const json::Object& frame) {
     live_ = true;
     backoff_ = options_.reconnect_initial;
     pairing_request_id_.clear();
+    gateway_streams_ = false;
     if (payload) {
+      if (const json::Object* features = json::object_member(*payload, "features")) {
+        for (const std::string& cap : json::strings_member(*features, "capabilities")) gateway_streams_ |= cap == exec::kNodeStreamCap;
+      }
       if (const json::Object* policy = json::object_member(*payload, "policy")) {
         tick_interval_ms_ = std::max<int64_t>(1000, json::integer_member(*policy, "tickIntervalMs").value_or(30000));
       }
@@ -181,6 +187,15 @@ void NodeClient::on_connect_response(const json::Object& frame) {
     schedule_tick_watch();
     schedule_stats();
     pump_outbox();
+    detached_timer_.cancel();
+    if (gateway_streams_) {
+      // What this node still runs for the gateway: a session it no longer has ended here.
+      json::Array ids;
+      for (const auto& [sid, stream] : streams_) ids.emplace_back(sid);
+      send_request("node.event", json::Object{{"event", "clawexec.exec.streams"}, {"payloadJSON", json::serialize(json::Object{{"streamIds", std::move(ids)}})}},
+                   next_request_id());
+    }
+    pump_streams();
     return;
   }
   const json::Object* error = json::object_member(frame, "error");
@@ -254,6 +269,7 @@ void NodeClient::send_request(const std::string& method, json::Object params, st
 }
 
 void NodeClient::on_response(const std::string& id, const json::Object& frame) {
+  if (on_stream_response(id, frame)) return;
   auto it = std::find_if(outbox_.begin(), outbox_.end(), [&](const Outgoing& o) { return o.sent_id == id; });
   if (it == outbox_.end()) return;
   Outgoing done = std::move(*it);

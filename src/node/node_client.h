@@ -11,6 +11,13 @@
 // by invoke id, so a result that finished while the link was down is delivered after the
 // reconnect. Frames of one invoke are sent in order, the event before its result.
 //
+// Beyond OpenClaw, with our own gateway (the `clawexec.exec-stream` cap): streamed sessions
+// (node_streams.cc). `clawexec.exec.start` starts a command like system.run but answers as
+// soon as it runs; its output follows as `clawexec.exec.output` node events with byte offsets,
+// its end as `clawexec.exec.exit`; `clawexec.exec.input` and `clawexec.exec.kill` act on it.
+// Output the gateway has not confirmed is kept and sent again after a reconnect, and a command
+// whose output the gateway cannot take (link down, slow reader) is paused, never cut.
+//
 // Everything runs on the io_context thread; file work (approvals, plans, the token file) runs
 // on a worker thread and comes back.
 
@@ -31,6 +38,7 @@
 #include "net/ws_client.h"
 #include "node/connect_frame.h"
 #include "node/identity.h"
+#include "exec/run.h"
 #include "node/pipeline_runner.h"
 #include "operator/operator_env.h"
 
@@ -53,6 +61,8 @@ struct NodeClientOptions {
   std::chrono::milliseconds reconnect_max{30000};
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds stats_interval{60000};  // node.host.stats
+  /// Streamed sessions whose gateway stays away this long are stopped (nobody can read them).
+  std::chrono::milliseconds detached_limit{600000};
   std::function<void(const std::string& line)> log;
   /// Called when the host cannot go on (the gateway refused its credential for good).
   std::function<void(const std::string& why)> fatal;
@@ -63,7 +73,7 @@ inline std::string run_scope(const std::string& invoke_id) { return "node:" + in
 
 class NodeClient : public std::enable_shared_from_this<NodeClient> {
  public:
-  NodeClient(boost::asio::io_context& io, NodeClientOptions options, NodeIdentity identity, RunCommand run, CancelCommand cancel);
+  NodeClient(boost::asio::io_context& io, NodeClientOptions options, NodeIdentity identity, PipelineRunner& runner);
   ~NodeClient();
   NodeClient(const NodeClient&) = delete;
   NodeClient& operator=(const NodeClient&) = delete;
@@ -105,17 +115,39 @@ class NodeClient : public std::enable_shared_from_this<NodeClient> {
   template <class Work, class Then>
   void off_thread(Work work, Then then);
 
+  // Streamed sessions (node_streams.cc).
+  struct Stream {
+    std::string id;  // the gateway's streamId
+    std::shared_ptr<exec::Run> run;
+    int64_t acked = 0;     // output bytes the gateway confirmed
+    int64_t sent = 0;      // output bytes written on this connection (>= acked)
+    std::string unacked;   // output from offset `acked` on
+    std::optional<json::Object> exit;  // the end, once the command exited
+    bool exit_sent = false;
+    bool paused = false;   // the command's output is not read until the gateway catches up
+  };
+  void stream_start(const std::string& invoke_id, json::Object params);
+  void stream_input(const std::string& invoke_id, const json::Object& params);
+  void stream_kill(const std::string& invoke_id, const json::Object& params);
+  void stream_output(const std::shared_ptr<Stream>& stream, std::string_view text);
+  void pump_stream(const std::shared_ptr<Stream>& stream);
+  void pump_streams();
+  /// The gateway's answer to a stream frame; false when `id` was not one.
+  bool on_stream_response(const std::string& id, const json::Object& frame);
+  void streams_link_down();
+  void drop_stream(const std::string& stream_id, const std::string& why);
+
   boost::asio::io_context& io_;
   NodeClientOptions options_;
   NodeIdentity identity_;
-  RunCommand run_;
-  CancelCommand cancel_;
+  PipelineRunner& runner_;
   std::string endpoint_;
   std::optional<std::string> device_token_;
   NodeAuth auth_;
   std::shared_ptr<net::WsClient> ws_;
   std::string connect_id_;
   bool live_ = false;
+  bool gateway_streams_ = false;  // the gateway's hello-ok offered the streaming extension
   bool stopping_ = false;
   std::function<void()> stopped_;
   std::chrono::milliseconds backoff_;
@@ -133,6 +165,13 @@ class NodeClient : public std::enable_shared_from_this<NodeClient> {
   std::deque<Outgoing> outbox_;
   std::set<std::string> active_invokes_;  // invoke ids being worked on or waiting in the outbox
   std::set<std::string> used_approvals_;  // runIds of approved runs already started
+  std::map<std::string, std::shared_ptr<Stream>> streams_;  // by the gateway's streamId
+  struct StreamFrame {
+    std::string stream_id;
+    int64_t end = -1;  // offset after the chunk; -1 = the exit frame
+  };
+  std::map<std::string, StreamFrame> stream_frames_;  // request id -> frame, on this connection
+  boost::asio::steady_timer detached_timer_;
   boost::asio::thread_pool worker_{1};
 };
 

@@ -67,6 +67,11 @@ void NodeClient::on_invoke(const json::Object& payload) {
     params = *p;
   }
   if (command == "system.which") return system_which(invoke_id, params);
+  if (command.rfind("clawexec.exec.", 0) == 0 && gateway_streams_) {
+    if (command == "clawexec.exec.start") return stream_start(invoke_id, std::move(params));
+    if (command == "clawexec.exec.input") return stream_input(invoke_id, params);
+    if (command == "clawexec.exec.kill") return stream_kill(invoke_id, params);
+  }
   if (command == "system.run") return system_run(invoke_id, std::move(params));
   if (command == "system.execApprovals.get") {
     return off_thread([files = options_.files] { return approvals_get(files); },
@@ -190,7 +195,7 @@ void NodeClient::system_run(const std::string& invoke_id, json::Object params) {
     spec.scope_key = run_scope(invoke_id);
     spec.approved = checked.approved;
     std::weak_ptr<NodeClient> weak = self.weak_from_this();
-    self.run_(std::move(spec), [weak, invoke_id, session_key, run_id, command_text, suppress](RunOutcome outcome) {
+    self.runner_.run(std::move(spec), [weak, invoke_id, session_key, run_id, command_text, suppress](RunOutcome outcome) {
       auto client = weak.lock();
       if (!client) return;
       NodeClient* const me = client.get();
@@ -209,6 +214,85 @@ void NodeClient::system_run(const std::string& invoke_id, json::Object params) {
       cap_outputs(result);
       me->emit_event(invoke_id, "exec.finished", exec_finished_payload(session_key, run_id, command_text, result, suppress));
       me->answer(invoke_id, run_result_json(result));
+    });
+  });
+}
+
+void NodeClient::stream_start(const std::string& invoke_id, json::Object params) {
+  std::string stream_id = json::string_member(params, "streamId");
+  if (stream_id.empty() || stream_id.size() > 128) {
+    return answer_error(invoke_id, "INVALID_REQUEST", "clawexec.exec.start needs a streamId (1-128 characters)");
+  }
+  if (streams_.count(stream_id)) return answer_error(invoke_id, "INVALID_REQUEST", "streamed session " + stream_id + " already exists");
+  // An approval is bound to one system.run (its runId, used once); streams never carry one.
+  if (approved_by_gateway(params)) {
+    return answer_error(invoke_id, "INVALID_REQUEST", "an approved run goes through system.run, not clawexec.exec.start");
+  }
+  off_thread([params, files = options_.files] { return check_run(params, files); },
+             [invoke_id, params, stream_id](NodeClient& self, std::variant<CheckedRun, InvokeError> r) {
+    if (auto* e = std::get_if<InvokeError>(&r)) return self.answer_error(invoke_id, e->code, e->message);
+    CheckedRun checked = std::get<CheckedRun>(std::move(r));
+    std::string cwd = nonempty_string(params, "cwd").value_or("");
+    if (checked.cwd_missing) return self.answer_error(invoke_id, "INVALID_REQUEST", missing_cwd_error(cwd));
+    if (self.streams_.count(stream_id)) return self.answer_error(invoke_id, "INVALID_REQUEST", "streamed session " + stream_id + " already exists");
+    std::string session_key = nonempty_string(params, "sessionKey").value_or("node");
+    std::string command_text = checked.command.command_text;
+    RunSpec spec;
+    spec.command = pipeline_command(checked.command);
+    spec.cwd = cwd;
+    spec.env = std::move(checked.env);
+    if (std::optional<int64_t> ms = json::integer_member(params, "timeoutMs"); ms && *ms > 0) spec.timeout_seconds = *ms / 1000.0;
+    spec.agent_id = nonempty_string(params, "agentId").value_or("");
+    spec.scope_key = "node:stream:" + stream_id;
+    const json::Value* pty = json::find(params, "pty");
+    spec.pty = pty && pty->is_bool() && pty->get_bool();
+    // Claimed now: a second start with this id is refused while this one is being spawned.
+    auto stream = std::make_shared<Stream>();
+    stream->id = stream_id;
+    self.streams_[stream_id] = stream;
+    std::weak_ptr<NodeClient> weak = self.weak_from_this();
+    self.runner_.start(std::move(spec), [weak, invoke_id, stream, session_key, command_text](StartOutcome started) {
+      auto client = weak.lock();
+      if (!client) return;
+      NodeClient* const me = client.get();
+      if (auto* denied = std::get_if<RunDenied>(&started)) {
+        me->streams_.erase(stream->id);
+        if (me->options_.log) me->options_.log("clawexec.exec.start denied: " + command_text + ": " + denied->detail);
+        me->emit_event(invoke_id, "exec.denied",
+                       json::Object{{"sessionKey", session_key}, {"runId", stream->id}, {"host", "node"}, {"command", command_text},
+                                    {"reason", denied->reason}});
+        return me->answer_error(invoke_id, "SYSTEM_RUN_DENIED", denied->message);
+      }
+      stream->run = std::get<std::shared_ptr<exec::Run>>(std::move(started));
+      std::weak_ptr<Stream> ws = stream;
+      stream->run->add_output_listener([weak, ws](std::string_view text) {
+        auto me2 = weak.lock();
+        auto st = ws.lock();
+        if (me2 && st) me2->stream_output(st, text);
+      });
+      stream->run->on_started([weak, ws, invoke_id](Result<pid_t> pid) {
+        auto me2 = weak.lock();
+        auto st = ws.lock();
+        if (!me2 || !st) return;
+        if (!pid.ok()) {
+          me2->streams_.erase(st->id);
+          return me2->answer_error(invoke_id, "UNAVAILABLE", pid.error().message);
+        }
+        me2->answer(invoke_id, json::Object{{"streamId", st->id}, {"pid", pid.value()}});
+      });
+      stream->run->on_exited([weak, ws](const exec::ExecOutcome& outcome) {
+        auto me2 = weak.lock();
+        auto st = ws.lock();
+        if (!me2 || !st) return;
+        json::Object end;
+        const std::optional<proc::ExitStatus>& status = st->run->exit_status();
+        if (status && status->code) end["exitCode"] = *status->code;
+        if (status && status->signal) end["signal"] = *status->signal;
+        if (outcome.timed_out) end["timedOut"] = true;
+        st->exit = std::move(end);
+        st->run.reset();  // the session stays in the node's registry; the stream only owes its end
+        me2->pump_stream(st);
+      });
     });
   });
 }

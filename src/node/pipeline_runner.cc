@@ -23,13 +23,14 @@ std::string quote_argv(const std::vector<std::string>& argv) {
 
 PipelineRunner::PipelineRunner(boost::asio::io_context& io, exec::ServiceConfig config) : service_(io, std::move(config)) {}
 
-void PipelineRunner::run(RunSpec spec, RunDone done) {
+void PipelineRunner::start(RunSpec spec, StartDone done) {
   exec::ExecRequest request;
   request.command = spec.command;
   if (!spec.cwd.empty()) request.workdir = spec.cwd;
   request.env = std::move(spec.env);
   request.host = "gateway";
   request.timeout_seconds = spec.timeout_seconds;
+  if (spec.pty) request.pty = true;
   auto client = std::make_shared<exec::ClientSession>();
   client->scope_key = spec.scope_key;
   client->agent_id = spec.agent_id;
@@ -60,10 +61,19 @@ void PipelineRunner::run(RunSpec spec, RunDone done) {
       return done(std::move(denied));
     }
     std::shared_ptr<exec::Run> run = std::get<exec::StartedRun>(start).run;
+    live_[scope_key] = run;
+    // The client session lives as long as the run: its elicit answers the approval question.
+    run->on_exited([this, scope_key, client](const exec::ExecOutcome&) { live_.erase(scope_key); });
+    done(std::move(run));
+  });
+}
+
+void PipelineRunner::run(RunSpec spec, RunDone done) {
+  start(std::move(spec), [done = std::move(done)](StartOutcome started) {
+    if (auto* denied = std::get_if<RunDenied>(&started)) return done(std::move(*denied));
+    std::shared_ptr<exec::Run> run = std::get<std::shared_ptr<exec::Run>>(std::move(started));
     std::weak_ptr<exec::Run> weak = run;
-    live_[scope_key] = weak;
-    run->on_exited([this, scope_key, client, weak, done](const exec::ExecOutcome& outcome) {
-      live_.erase(scope_key);
+    run->on_exited([weak, done](const exec::ExecOutcome& outcome) {
       RunResult result;
       if (auto r = weak.lock(); r && r->session()) result.stdout_text = std::string(r->session()->output.aggregated());
       result.timed_out = outcome.timed_out;
@@ -80,14 +90,8 @@ bool PipelineRunner::cancel(const std::string& scope_key) {
   if (it == live_.end()) return false;
   std::shared_ptr<exec::Run> run = it->second.lock();
   if (!run) return false;
-  // Before its pid is known a signal would reach nothing: cancel once it has started.
-  if (run->session() && run->session()->pid == 0) {
-    std::weak_ptr<exec::Run> weak = run;
-    run->on_started([weak](Result<pid_t> pid) {
-      if (auto r = weak.lock(); r && pid.ok()) r->cancel();
-    });
-    return true;
-  }
+  // Before its pid is known the signal waits in the supervisor's control socket and reaches
+  // the command as soon as it exists (proc_test: SignalSentBeforeThePidIsKnown...).
   return run->cancel();
 }
 

@@ -30,6 +30,7 @@ struct RunSpec {
   /// The gateway approved exactly this run (allow-once, its plan checked by the node): an
   /// approval the node's own policy asks for is answered with that decision, once.
   bool approved = false;
+  bool pty = false;  // a terminal (streamed runs only)
 };
 
 /// The pipeline refused the command before it started.
@@ -41,15 +42,17 @@ struct RunDenied {
 
 using RunOutcome = std::variant<RunResult, RunDenied>;
 using RunDone = std::function<void(RunOutcome)>;
-/// Runs one command and calls `done` once on the io thread.
-using RunCommand = std::function<void(RunSpec, RunDone)>;
-/// Stops the command started with `scope_key` (node.invoke.cancel), if it still runs.
-using CancelCommand = std::function<void(const std::string& scope_key)>;
+/// A started run (its session is in the node's registry), or the refusal.
+using StartOutcome = std::variant<std::shared_ptr<exec::Run>, RunDenied>;
+using StartDone = std::function<void(StartOutcome)>;
 
 class PipelineRunner {
  public:
   PipelineRunner(boost::asio::io_context& io, exec::ServiceConfig config);
+  /// Runs one command to its end; `done` runs once on the io thread.
   void run(RunSpec spec, RunDone done);
+  /// Starts one command and hands over the run as soon as it is spawned (streamed sessions).
+  void start(RunSpec spec, StartDone done);
   /// Starts the kill sequence of the live command started with `scope_key`; false if none.
   bool cancel(const std::string& scope_key);
   /// Stops every command (the kill sequence) and calls `done` once all have exited.

@@ -130,7 +130,7 @@ void Process::on_control_readable() {
 
 void Process::on_output_readable() {
   std::array<char, kReadChunk>& buffer = read_buffer();
-  for (int i = 0; i < kReadsPerWakeup && output_.is_open(); ++i) {
+  for (int i = 0; i < kReadsPerWakeup && output_.is_open() && !output_paused_; ++i) {
     ssize_t n = ::read(output_.native_handle(), buffer.data(), buffer.size());
     if (n > 0) {
       if (events_.output) events_.output(std::string_view(buffer.data(), static_cast<size_t>(n)));
@@ -147,6 +147,10 @@ void Process::on_output_readable() {
   }
   if (output_.is_open()) {
     if (output_eof_) return;
+    if (output_paused_) {
+      output_watch_deferred_ = true;
+      return;
+    }
     // Yield to other handlers before reading more, so one noisy command cannot starve others.
     asio::post(io_, [self = shared_from_this()] {
       if (self->output_.is_open()) self->watch_output();
@@ -209,6 +213,13 @@ void Process::signal_tree(int signo) {
   if (exited_ || !control_.is_open()) return;
   shim::Message m{shim::MessageKind::kSignalTree, signo};
   (void)::send(control_.native_handle(), &m, sizeof m, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+void Process::pause_output(bool paused) {
+  output_paused_ = paused;
+  if (paused || !output_watch_deferred_ || !output_.is_open()) return;
+  output_watch_deferred_ = false;
+  watch_output();
 }
 
 void Process::abandon(ExitStatus status) {

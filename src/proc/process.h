@@ -15,60 +15,48 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "proc/child.h"
 #include "proc/spawn.h"
 #include "proc/spawner.h"
 
 namespace clawexec::proc {
 
-/// How a command ended: exactly one of `code` and `signal` is set, or neither when the shim
-/// vanished without reporting (treated as "unknown exit code").
-struct ExitStatus {
-  std::optional<int> code;
-  std::optional<int> signal;
-};
-
-class Process : public std::enable_shared_from_this<Process> {
+class Process : public Child, public std::enable_shared_from_this<Process> {
  public:
-  struct Events {
-    /// Once: the command's pid, or why it could not be started (its execve failed).
-    std::function<void(Result<pid_t>)> started;
-    /// Raw output bytes (stdout and stderr merged, or the PTY stream), in order.
-    std::function<void(std::string_view)> output;
-    /// Once, after `started` succeeded: the command and every descendant are gone and all of
-    /// their output has been delivered.
-    std::function<void(ExitStatus)> exited;
-  };
+  /// Raw output bytes arrive through `output`.
+  using Events = ChildEvents;
 
   /// Spawns the command under a supervisor and starts watching it. `started` is delivered later.
   static Result<std::shared_ptr<Process>> start(boost::asio::io_context& io, const SpawnSpec& spec,
                                                 Spawner& spawner, Events events);
 
-  ~Process();
+  ~Process() override;
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
 
   /// Sends `signo` to every process of the command's tree (via the shim, which sees
   /// descendants that left the process group too). No-op once exited.
-  void signal_tree(int signo);
+  void signal_tree(int signo) override;
 
   /// Queues `data` for the command's input; `done` reports the outcome.
-  void write_input(std::string data, std::function<void(Result<void>)> done);
+  void write_input(std::string data, std::function<void(Result<void>)> done) override;
 
   /// Ends the input: closes the stdin pipe, or sends the terminal's EOF character (^D) to a PTY.
-  void close_input();
+  void close_input() override;
 
   /// Writes a terminal's own answer (e.g. a cursor position report) to a PTY, even after the
   /// agent closed the input. No-op for pipes or once exited.
-  void answer_terminal(std::string data);
+  void answer_terminal(std::string data) override;
 
-  bool input_writable() const { return input_open_; }
+  bool input_writable() const override { return input_open_; }
+  void pause_output(bool paused) override;
   bool is_pty() const { return pty_; }
   pid_t pid() const { return pid_; }
   bool exited() const { return exited_; }
 
   /// Gives up on a command that does not die (e.g. stuck in uninterruptible sleep): delivers
   /// `status` as its exit now and stops watching it. The shim keeps trying to kill it.
-  void abandon(ExitStatus status);
+  void abandon(ExitStatus status) override;
 
  private:
   Process(boost::asio::io_context& io, SpawnedShim shim, bool pty, Events events);
@@ -99,6 +87,8 @@ class Process : public std::enable_shared_from_this<Process> {
   pid_t pid_ = 0;
   bool started_ = false;
   bool output_eof_ = false;
+  bool output_paused_ = false;
+  bool output_watch_deferred_ = false;  // a re-arm skipped while paused
   bool exited_ = false;
   bool input_open_ = false;
   bool close_input_after_writes_ = false;

@@ -122,6 +122,34 @@ TEST(Process, SignalReachesDescendantsThatLeftTheProcessGroup) {
   EXPECT_FALSE(alive(escaped)) << "setsid child " << escaped << " survived";
 }
 
+TEST(Process, SignalSentBeforeThePidIsKnownStillStopsTheCommand) {
+  // A cancel can come in the same loop turn as the spawn, before the shim reports the pid.
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    asio::io_context io;
+    std::optional<ExitStatus> exit;
+    std::optional<pid_t> pid;
+    Process::Events events;
+    events.started = [&](Result<pid_t> r) {
+      if (r.ok()) pid = r.value();
+    };
+    events.exited = [&](ExitStatus s) { exit = s; };
+    Result<std::shared_ptr<Process>> p = Process::start(
+        io, shell("exec sleep 30", attempt % 2 ? Terminal::kPty : Terminal::kPipes), spawner(), events);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    (*p)->signal_tree(SIGTERM);
+    asio::steady_timer guard(io, std::chrono::seconds(5));
+    guard.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) io.stop();
+    });
+    while (!io.stopped() && !exit) io.run_one();
+    ASSERT_TRUE(exit) << "attempt " << attempt << ": the command outlived an early SIGTERM";
+    EXPECT_EQ(exit->signal, SIGTERM) << "attempt " << attempt;
+    if (pid) {
+      EXPECT_FALSE(alive(*pid));
+    }
+  }
+}
+
 TEST(Process, PtyGivesATerminalOf120x30) {
   Outcome r = run(shell("test -t 0 && echo tty; stty size", Terminal::kPty));
   ASSERT_TRUE(r.exit);

@@ -28,6 +28,7 @@ ExecCall::ExecCall(exec::ExecService& service, exec::StartedRun started, std::sh
       run_(std::move(started.run)),
       yield_ms_(started.yield_ms),
       warnings_(std::move(started.warnings)),
+      node_id_(std::move(started.node_id)),
       cancel_(std::move(cancel)),
       done_(std::move(done)),
       yield_timer_(service.io()) {}
@@ -60,16 +61,20 @@ void ExecCall::background() {
   if (responded_ || run_->exited()) return;
   session::Session& s = *run_->session();
   service_.registry().mark_backgrounded(s);
-  std::string text = exec::warning_block(warnings_) + "Command still running (session " + s.id + ", pid " +
+  std::string text = node_line() + exec::warning_block(warnings_) + "Command still running (session " + s.id + ", pid " +
                      (s.pid > 0 ? std::to_string(s.pid) : std::string("n/a")) + "). " + std::string(exec::kBackgroundFollowUp);
-  respond(ToolResult{std::move(text), running_details(s), false});
+  json::Object details = running_details(s);
+  if (!node_id_.empty()) details["nodeId"] = node_id_;
+  respond(ToolResult{std::move(text), std::move(details), false});
 }
 
 void ExecCall::exited(const exec::ExecOutcome& outcome) {
   if (responded_) return;
   const session::Session& s = *run_->session();
-  std::string text = exec::foreground_text(outcome, s.output.retention_capped(), exec::warning_block(warnings_));
-  respond(ToolResult{std::move(text), exec::foreground_details(outcome, s.cwd), !outcome.completed}, outcome);
+  std::string text = node_line() + exec::foreground_text(outcome, s.output.retention_capped(), exec::warning_block(warnings_));
+  json::Object details = exec::foreground_details(outcome, s.cwd);
+  if (!node_id_.empty()) details["nodeId"] = node_id_;
+  respond(ToolResult{std::move(text), std::move(details), !outcome.completed}, outcome);
 }
 
 void ExecCall::cancelled() {

@@ -36,6 +36,8 @@ class ExecCall : public std::enable_shared_from_this<ExecCall> {
  private:
   void started(Result<pid_t> pid);
   void background();
+  /// "Node: <id>\n" for a run on a node host, as OpenClaw starts a node run's result.
+  std::string node_line() const { return node_id_.empty() ? std::string() : "Node: " + node_id_ + "\n"; }
   void exited(const exec::ExecOutcome& outcome);
   void cancelled();
   void respond(ToolResult result, std::optional<exec::ExecOutcome> outcome = std::nullopt);
@@ -44,6 +46,7 @@ class ExecCall : public std::enable_shared_from_this<ExecCall> {
   std::shared_ptr<exec::Run> run_;
   int64_t yield_ms_;
   std::vector<std::string> warnings_;
+  std::string node_id_;
   std::shared_ptr<exec::CancelSignal> cancel_;
   ExecCallDone done_;
   boost::asio::steady_timer yield_timer_;

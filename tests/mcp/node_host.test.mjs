@@ -34,7 +34,8 @@ function freePort() {
 
 // A gateway on a fixed port (so a restarted one is found again by the node).
 async function startGatewayOn(port, state, args = []) {
-  const env = serverEnv(state.dir, {});
+  // A streamed node session whose node stays away 3 s ends (the default is 60 s).
+  const env = serverEnv(state.dir, { CLAWEXEC_NODE_RESUME_GRACE_MS: "3000" });
   const child = spawn(CLAWEXEC, ["gateway", "--port", String(port), ...args], { env, cwd: state.dir, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d.toString()));
@@ -139,7 +140,7 @@ describe("clawexec node run with clawexec gateway", () => {
       return r.payload.pending.find((p) => p.nodeId === deviceId);
     }, 15000, "node.pair request");
     assert.deepEqual([...surface.commands].sort(), ["system.execApprovals.get", "system.execApprovals.set", "system.run", "system.run.prepare", "system.which"]);
-    assert.deepEqual(surface.caps, ["system"]);
+    assert.deepEqual(surface.caps, ["system", "clawexec.exec-stream"]);
     assert.equal((await admin.call("node.pair.approve", { requestId: surface.requestId })).ok, true);
     const described = await admin.call("node.describe", { nodeId: deviceId });
     assert.equal(described.payload.connected, true);
@@ -174,8 +175,11 @@ describe("clawexec node run with clawexec gateway", () => {
     assert.equal(ok.details.exitCode, 0);
     assert.equal(ok.details.status, "completed");
 
+    // Our node serves streamed sessions: the run is a session here, its result the gateway
+    // host's (a non-zero exit completes, with the exit code said), after the Node line.
     const failed = await execText(client, { command: "echo out; exit 3", host: "node" });
-    assert.equal(failed.isError, true);
+    assert.equal(failed.isError, false, failed.text);
+    assert.equal(failed.details.nodeId, deviceId);
     assert.equal(failed.details.exitCode, 3);
     assert.match(failed.text, /out\n[\s\S]*\(Command exited with code 3\)$/);
 
@@ -183,9 +187,8 @@ describe("clawexec node run with clawexec gateway", () => {
     const timed = await execText(client, { command: "echo start; sleep 37.123; echo never", host: "node", timeoutSeconds: 1 });
     assert.equal(timed.isError, true);
     assert.ok(timed.details, timed.text);
-    assert.equal(timed.details.timedOut, true, JSON.stringify(timed.details));
-    assert.equal(timed.details.exitCode, 124);
-    assert.match(timed.text, /start[\s\S]*Command timed out\./);
+    assert.equal(timed.details.exitReason, "overall-timeout", JSON.stringify(timed.details));
+    assert.match(timed.text, /^Node: [0-9a-f]+\nstart[\s\S]*Command timed out after 1 second/);
     assert.doesNotMatch(timed.text, /never/);
     assert.ok(Date.now() - started < 15000);
     await waitFor(() => pidsWith("37.123").length === 0, 8000, "the timed-out command's tree to be gone");
@@ -261,7 +264,8 @@ describe("clawexec node run with clawexec gateway", () => {
     node.child.kill("SIGKILL");
     const r = await call;
     assert.equal(r.isError, true);
-    assert.match(r.text, /^exec host=node: system\.run on node [0-9a-f]+ failed: /);
+    // The node's link is gone and stays gone past the resume grace: said, not left hanging.
+    assert.match(r.text, /^Node: [0-9a-f]+\n\[node [0-9a-f]+ disconnected and did not come back within 3 s; how the command ended is unknown\]/);
     await waitFor(() => pidsWith("41.777").length === 0, 8000, "the command to die with its node host");
     await client.close();
   });
@@ -402,7 +406,7 @@ describe("clawexec node run against a scripted gateway", () => {
     assert.equal(p.client.id, "node-host");
     assert.equal(p.client.mode, "node");
     assert.equal(p.client.displayName, "test-node");
-    assert.deepEqual(p.caps, ["system"]);
+    assert.deepEqual(p.caps, ["system", "clawexec.exec-stream"]);
     assert.deepEqual(p.commands, ["system.execApprovals.get", "system.execApprovals.set", "system.run", "system.run.prepare", "system.which"]);
     assert.deepEqual(p.auth, { token: "shared-tok" });
     assert.equal(p.role, "node");
