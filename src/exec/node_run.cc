@@ -434,7 +434,7 @@ void ExecService::node_stream_start(std::shared_ptr<NodeCall> call) {
     request.limits = {static_cast<size_t>(config_.exec.max_output_chars), static_cast<size_t>(config_.exec.pending_max_output_chars)};
     request.spawn.terminal = call->plan.pty ? proc::Terminal::kPty : proc::Terminal::kPipes;
     Result<std::shared_ptr<Run>> run = start_run(std::move(request), [&](proc::ChildEvents events) -> Result<std::shared_ptr<proc::Child>> {
-      child->attach(std::move(events), static_cast<pid_t>(pid.value_or(0)));
+      child->attach(std::move(events), static_cast<pid_t>(pid.value_or(0)), call->plan.pty);
       return std::shared_ptr<proc::Child>(child);
     });
     if (!run.ok()) {

@@ -33,8 +33,9 @@ void NodeStreamChild::watch() {
   });
 }
 
-void NodeStreamChild::attach(proc::ChildEvents events, pid_t pid) {
+void NodeStreamChild::attach(proc::ChildEvents events, pid_t pid, bool writable_input) {
   events_ = std::move(events);
+  input_open_ = writable_input;
   std::weak_ptr<NodeStreamChild> weak = weak_from_this();
   // Delivered from the loop, as a local process's start is: the run is fully set up by then.
   boost::asio::post(io_, [weak, pid] {

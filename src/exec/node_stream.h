@@ -32,7 +32,9 @@ class NodeStreamChild : public proc::Child, public std::enable_shared_from_this<
   /// Starts routing the node's events here (output before attach() is held).
   void watch();
   /// The run's events: what arrived so far is delivered now, the start (pid) just after.
-  void attach(proc::ChildEvents events, pid_t pid);
+  /// `writable_input`: the command has an input to write to (a terminal; piped commands'
+  /// stdin is closed, as on the gateway host).
+  void attach(proc::ChildEvents events, pid_t pid, bool writable_input);
   /// The node's start failed or was abandoned before attach: stop routing, stop the command.
   void detach();
 

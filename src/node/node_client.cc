@@ -188,6 +188,7 @@ void NodeClient::on_connect_response(const json::Object& frame) {
     schedule_stats();
     pump_outbox();
     detached_timer_.cancel();
+    detached_armed_ = false;
     if (gateway_streams_) {
       // What this node still runs for the gateway: a session it no longer has ended here.
       json::Array ids;

@@ -172,6 +172,7 @@ class NodeClient : public std::enable_shared_from_this<NodeClient> {
   };
   std::map<std::string, StreamFrame> stream_frames_;  // request id -> frame, on this connection
   boost::asio::steady_timer detached_timer_;
+  bool detached_armed_ = false;  // since the link went down; failed reconnects do not re-arm it
   boost::asio::thread_pool worker_{1};
 };
 

@@ -111,7 +111,8 @@ void NodeClient::streams_link_down() {
     stream->sent = stream->acked;  // sent again from there after the reconnect
     stream->exit_sent = false;
   }
-  if (streams_.empty() || stopping_) return;
+  if (streams_.empty() || stopping_ || detached_armed_) return;
+  detached_armed_ = true;
   detached_timer_.expires_after(options_.detached_limit);
   std::weak_ptr<NodeClient> weak = weak_from_this();
   detached_timer_.async_wait([weak](const boost::system::error_code& ec) {

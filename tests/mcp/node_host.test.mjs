@@ -19,57 +19,7 @@ import { join } from "node:path";
 import { WebSocketServer } from "ws";
 import { CLAWEXEC, scratchDir, serverEnv, sleep, waitFor, assertNoSanitizerReport } from "./lib/harness.mjs";
 import { operator } from "./lib/gateway.mjs";
-import { agent, execText, pidsWith } from "./lib/nodes.mjs";
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-// A gateway on a fixed port (so a restarted one is found again by the node).
-async function startGatewayOn(port, state, args = []) {
-  // A streamed node session whose node stays away 3 s ends (the default is 60 s).
-  const env = serverEnv(state.dir, { CLAWEXEC_NODE_RESUME_GRACE_MS: "3000" });
-  const child = spawn(CLAWEXEC, ["gateway", "--port", String(port), ...args], { env, cwd: state.dir, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d.toString()));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = await waitFor(() => /listening on (https?:\/\/[^ ]+) /.exec(stderr)?.[1], 15000, "gateway start");
-  return {
-    url,
-    wsUrl: url.replace("http", "ws"),
-    state,
-    token: readFileSync(join(state.dir, "gateway", "token"), "utf8").trim(),
-    stderr: () => stderr,
-    async stop() {
-      child.kill("SIGTERM");
-      await Promise.race([exited, sleep(15000)]);
-      assertNoSanitizerReport(stderr);
-    },
-  };
-}
-
-function nodeEnv(dir) {
-  return serverEnv(dir, { CLAWEXEC_NODE_RECONNECT_MS: "200", CLAWEXEC_NODE_RECONNECT_MAX_MS: "1000", OPENCLAW_GATEWAY_TOKEN: "" });
-}
-
-function startNode(port, dir, token, extraArgs = [], extraEnv = {}) {
-  const child = spawn(CLAWEXEC, ["node", "run", "--host", "127.0.0.1", "--port", String(port), "--display-name", "test-node", "--token", token, ...extraArgs], {
-    env: { ...nodeEnv(dir), ...extraEnv },
-    cwd: dir,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d.toString()));
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  return { child, exited, stderr: () => stderr };
-}
+import { agent, execText, pidsWith, freePort, startGatewayOn, nodeEnv, startNode } from "./lib/nodes.mjs";
 
 // Direct children of `pid`.
 function childrenOf(pid) {
