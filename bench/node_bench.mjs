@@ -1,7 +1,10 @@
 // Node host measurements (issue 14): `exec host=node` of `true` through `clawexec gateway` and
 // `clawexec node run` on this machine (one MCP session over streamable HTTP, p50/p90), against
 // the same session's `exec true` on the gateway host, and the node host's idle RSS once live.
-// Usage: node bench/node_bench.mjs --bin build-rel/bin/clawexec [--n 200]
+// Then `--mb` MB (default 100) of output through a streamed node session (background exec,
+// followed with process poll to its end) against the same command on the gateway host, with
+// the node host's and the gateway's peak RSS while it streams.
+// Usage: node bench/node_bench.mjs --bin build-rel/bin/clawexec [--n 200] [--mb 100]
 // Prints one JSON object. Needs tests/mcp's node_modules (the MCP SDK).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +19,7 @@ const opt = (name, def) => {
 };
 const BIN = resolve(opt("bin", "build-rel/bin/clawexec"));
 const N = Number(opt("n", 200));
+const MB = Number(opt("mb", 100));
 const require = createRequire(resolve("tests/mcp/package.json"));
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
@@ -65,7 +69,36 @@ async function loop(extra) {
 const viaNode = await loop({ host: "node" });
 const onGateway = await loop({ host: "gateway" });
 await sleep(1000);
-const out = { n: N, execTrueHostNodeMs: viaNode, execTrueHostGatewayMs: onGateway, nodeIdleRssKb: rssKb(node.child.pid) };
+const idleRss = rssKb(node.child.pid);
+
+// MB megabytes of 100-byte lines, backgrounded at once, polled until the session has exited.
+async function stream(host) {
+  const command = `yes "$(printf '%099d' 0)" | head -c ${MB * 1000 * 1000}; echo end-of-stream`;
+  let peakNode = 0, peakGw = 0;
+  const sampler = setInterval(() => {
+    peakNode = Math.max(peakNode, rssKb(node.child.pid));
+    peakGw = Math.max(peakGw, rssKb(gw.child.pid));
+  }, 20);
+  const t = performance.now();
+  const r = await client.callTool({ name: "exec", arguments: { command, host, background: true, timeoutSeconds: 600 } });
+  const session = /session ([\w-]+)/.exec(r.content[0].text)?.[1];
+  if (!session) throw new Error(r.content[0].text);
+  for (;;) {
+    const p = await client.callTool({ name: "process", arguments: { action: "poll", sessionId: session, timeout: 5000 } });
+    if (p.structuredContent?.status && p.structuredContent.status !== "running") {
+      if (p.structuredContent.exitCode !== 0) throw new Error(JSON.stringify(p.structuredContent));
+      break;
+    }
+  }
+  const ms = performance.now() - t;
+  clearInterval(sampler);
+  const tail = await client.callTool({ name: "process", arguments: { action: "log", sessionId: session } });
+  if (!/end-of-stream/.test(tail.content[0].text)) throw new Error("the stream's end is missing: " + tail.content[0].text.slice(-200));
+  return { seconds: +(ms / 1000).toFixed(2), mbPerSecond: +(MB / (ms / 1000)).toFixed(1), peakNodeRssKb: peakNode, peakGatewayRssKb: peakGw };
+}
+const streamNode = await stream("node");
+const streamGateway = await stream("gateway");
+const out = { n: N, execTrueHostNodeMs: viaNode, execTrueHostGatewayMs: onGateway, nodeIdleRssKb: idleRss, mb: MB, streamHostNode: streamNode, streamHostGateway: streamGateway };
 await client.close();
 node.child.kill("SIGTERM");
 gw.child.kill("SIGTERM");

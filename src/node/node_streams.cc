@@ -19,8 +19,6 @@
 
 #include <algorithm>
 
-#include "session/format.h"
-
 namespace clawexec::node {
 namespace {
 
