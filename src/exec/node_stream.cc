@@ -20,9 +20,10 @@ NodeStreamChild::NodeStreamChild(boost::asio::io_context& io, NodeInvoker& invok
     : io_(io), invoker_(invoker), node_id_(std::move(node_id)), stream_id_(std::move(stream_id)), resume_grace_ms_(resume_grace_ms),
       grace_(io) {}
 
-NodeStreamChild::~NodeStreamChild() {
-  if (watching_) invoker_.unwatch_stream(stream_id_);
-}
+// Not unwatched here: the invoker may already be gone (a gateway shutting down destroys its
+// hub before its sessions). A watch left behind finds no child and refuses the node's output,
+// and the node then stops the command, which is what should happen to it.
+NodeStreamChild::~NodeStreamChild() = default;
 
 void NodeStreamChild::watch() {
   watching_ = true;

@@ -101,6 +101,7 @@ struct OperatorHub::PendingInvoke {
   std::string id;
   std::string node_id;
   std::string command;
+  uint64_t operator_conn = 0;  // the operator connection whose node.invoke this is (0: our own)
   std::function<void(exec::NodeInvokeResult)> done;
   std::unique_ptr<boost::asio::steady_timer> timer;
 };

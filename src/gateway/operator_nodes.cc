@@ -101,8 +101,11 @@ bool OperatorHub::route_stream_event(const Connection& c, const std::string& eve
   } else {
     e.payload = p;
   }
+  std::string stream_id = it->first;
   exec::NodeStreamHandler handler = it->second.handler;
-  return handler(e);
+  if (handler(e)) return true;
+  stream_watches_.erase(stream_id);  // its session is gone: the node stops the command
+  return false;
 }
 
 void OperatorHub::node_closed(const Connection& c) {
@@ -117,6 +120,17 @@ void OperatorHub::node_closed(const Connection& c) {
     finish_invoke(id, exec::NodeInvokeError{"NODE_DISCONNECTED", "node " + c.node.node_id + " disconnected before it answered"});
   }
   tell_stream_watchers(c.node.node_id, exec::NodeStreamEvent::Kind::kLinkDown);
+}
+
+void OperatorHub::operator_closed(const Connection& c) {
+  std::vector<std::string> abandoned;
+  for (const auto& [id, inv] : invokes_) {
+    if (inv->operator_conn == c.id) abandoned.push_back(id);
+  }
+  for (const std::string& id : abandoned) {
+    tell_node_to_stop(id);  // nobody will read the answer: nothing keeps running for it
+    finish_invoke(id, exec::NodeInvokeError{"CANCELLED", "the operator connection closed"});
+  }
 }
 
 std::vector<exec::NodeSummary> OperatorHub::nodes() const {
@@ -431,7 +445,7 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
     int64_t timeout = int_member(params, "timeoutMs").value_or(method == "node.invoke" ? 30000 : 10000);
     if (timeout <= 0) timeout = 30000;
     std::weak_ptr<Connection> weak = c;
-    invoke(node_id, command, std::move(forwarded), timeout,
+    std::string token = invoke(node_id, command, std::move(forwarded), timeout,
                   [weak, id, node_id, command, method](exec::NodeInvokeResult r) {
                     auto live = weak.lock();
                     if (!live) return;
@@ -451,6 +465,7 @@ void OperatorHub::node_method(const std::shared_ptr<Connection>& c, const std::s
                                                        {"payload", payload},
                                                        {"payloadJSON", json::serialize(payload)}}));
                   });
+    if (auto it = invokes_.find(token); it != invokes_.end()) it->second->operator_conn = c->id;
     return;
   }
   c->send(res_error(id, "INVALID_REQUEST", "unknown method: " + method));

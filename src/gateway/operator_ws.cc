@@ -190,6 +190,7 @@ void OperatorHub::accept(const net::HttpRequest& request, std::shared_ptr<net::W
                       if (auto live = weak.lock()) {
                         if (live->handshake_timer) live->handshake_timer->cancel();
                         if (live->authenticated && live->role == "node") node_closed(*live);
+                        if (live->authenticated && live->role != "node") operator_closed(*live);
                         live->authenticated = false;
                         // Not erased here: this runs inside send() when a peer that does not
                         // read is cut off, and send() is called while iterating connections_.

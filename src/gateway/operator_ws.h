@@ -139,6 +139,8 @@ class OperatorHub : public exec::NodeInvoker {
   /// A node finished its handshake: its surface is checked against the approved one.
   void node_connected(const std::shared_ptr<Connection>& c, const json::Object& params, const json::Object& client);
   void node_closed(const Connection& c);
+  /// An operator went away: the node invokes it was waiting for are stopped on their nodes.
+  void operator_closed(const Connection& c);
   void node_role_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                         const json::Object& params);
   void node_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,

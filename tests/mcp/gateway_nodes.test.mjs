@@ -93,6 +93,27 @@ describe("node.invoke and exec host=node (local node, approved silently)", () =>
     await client.close();
   });
 
+  test("an operator that leaves mid-invoke: its node is told to stop; operators cannot drive streamed sessions", async () => {
+    const quitter = await operator(g, ["operator.admin"]);
+    const cancels = [];
+    const node = await fakeNode(g, { name: "left-behind", handler: () => null });
+    node.ws.on("message", (d) => {
+      const f = JSON.parse(d.toString());
+      if (f.type === "event" && f.event === "node.invoke.cancel") cancels.push(f.payload.invokeId);
+    });
+    const nodeId = node.device.id;
+    void quitter.call("node.invoke", { nodeId, command: "system.run", params: { rawCommand: "long" }, timeoutMs: 60000, idempotencyKey: "q1" }).catch(() => {});
+    const req = await waitFor(() => node.requests.find((r) => r.params.rawCommand === "long"), 5000, "the invoke at the node");
+    quitter.ws.close();
+    await waitFor(() => cancels.includes(req.id), 5000, "node.invoke.cancel for the abandoned invoke");
+    const admin = await operator(g, ["operator.admin"]);
+    const stream = await admin.call("node.invoke", { nodeId, command: "clawexec.exec.start", params: { streamId: "s" }, idempotencyKey: "q2" });
+    assert.equal(stream.ok, false);
+    assert.match(stream.error.message, /node\.invoke does not allow clawexec\.exec\.start/);
+    admin.ws.close();
+    node.ws.close();
+  });
+
   test("node.invoke: result, node error, deadline, a foreign answer ignored, a disconnect ends the call", async () => {
     const admin = await operator(g, ["operator.admin"]);
     const node = await fakeNode(g, {
