@@ -12,7 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <array>
+#include <memory>
+#include <span>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
@@ -30,9 +31,13 @@ constexpr size_t kReadChunk = 256 * 1024;
 // Reads per readiness event before yielding to other sessions.
 constexpr int kReadsPerWakeup = 16;
 
-std::array<char, kReadChunk>& read_buffer() {
-  thread_local std::array<char, kReadChunk> buffer;
-  return buffer;
+// Allocated on first use by the thread that reads output (the io thread), not as a static TLS
+// block: glibc zeroes static TLS in every thread it starts, so an array here cost each thread of
+// the process (thread pools included) 256 KiB of resident memory.
+std::span<char> read_buffer() {
+  thread_local std::unique_ptr<char[]> buffer;
+  if (!buffer) buffer = std::make_unique_for_overwrite<char[]>(kReadChunk);
+  return {buffer.get(), kReadChunk};
 }
 
 }  // namespace
@@ -129,7 +134,7 @@ void Process::on_control_readable() {
 }
 
 void Process::on_output_readable() {
-  std::array<char, kReadChunk>& buffer = read_buffer();
+  std::span<char> buffer = read_buffer();
   for (int i = 0; i < kReadsPerWakeup && output_.is_open() && !output_paused_; ++i) {
     ssize_t n = ::read(output_.native_handle(), buffer.data(), buffer.size());
     if (n > 0) {
@@ -192,7 +197,7 @@ void Process::finish(ExitStatus status) {
   exited_ = true;
   // Drain whatever is still buffered before reporting the exit.
   if (output_.is_open()) {
-    std::array<char, kReadChunk>& buffer = read_buffer();
+    std::span<char> buffer = read_buffer();
     ssize_t n;
     while ((n = ::read(output_.native_handle(), buffer.data(), buffer.size())) > 0) {
       if (events_.output) events_.output(std::string_view(buffer.data(), static_cast<size_t>(n)));
