@@ -33,6 +33,12 @@ TEST(Stringify, EscapesControlCharactersLowerCase) {
   EXPECT_EQ(stringify(v), "\"a\\u001b\\\"\\\\\\n\\t\\u0001é\"");
 }
 
+TEST(Stringify, EscapesAtBothEndsAndKeepsLongRunsWhole) {
+  std::string run(5000, 'x');
+  Value v = boost::json::string("\n" + run + "\"" + run + "\x7f\\");
+  EXPECT_EQ(stringify(v), "\"\\n" + run + "\\\"" + run + "\x7f\\\\\"");
+}
+
 TEST(Stringify, CompactHasNoSpaces) {
   Value v = boost::json::parse(R"({"a":[1,{"b":null}],"c":true})");
   EXPECT_EQ(stringify(v), R"({"a":[1,{"b":null}],"c":true})");
