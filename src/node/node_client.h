@@ -121,7 +121,12 @@ class NodeClient : public std::enable_shared_from_this<NodeClient> {
     std::shared_ptr<exec::Run> run;
     int64_t acked = 0;     // output bytes the gateway confirmed
     int64_t sent = 0;      // output bytes written on this connection (>= acked)
-    std::string unacked;   // output from offset `acked` on
+    // Output from offset `acked` on is unacked.substr(head): confirmed bytes are dropped from
+    // the front lazily (once they are half the buffer), so a confirmation costs O(1) amortized
+    // instead of moving up to kHighWater bytes.
+    std::string unacked;
+    size_t head = 0;
+    size_t pending() const { return unacked.size() - head; }
     std::optional<json::Object> exit;  // the end, once the command exited
     bool exit_sent = false;
     bool paused = false;   // the command's output is not read until the gateway catches up

@@ -39,7 +39,7 @@ size_t utf8_cut(std::string_view text, size_t max) {
 
 void NodeClient::stream_output(const std::shared_ptr<Stream>& stream, std::string_view text) {
   stream->unacked.append(text);
-  if (!stream->paused && stream->unacked.size() > kHighWater && stream->run) {
+  if (!stream->paused && stream->pending() > kHighWater && stream->run) {
     stream->paused = true;
     stream->run->pause_output(true);
   }
@@ -48,9 +48,9 @@ void NodeClient::stream_output(const std::shared_ptr<Stream>& stream, std::strin
 
 void NodeClient::pump_stream(const std::shared_ptr<Stream>& stream) {
   if (!live_ || !ws_) return;
-  int64_t end = stream->acked + static_cast<int64_t>(stream->unacked.size());
+  int64_t end = stream->acked + static_cast<int64_t>(stream->pending());
   while (stream->sent < end && stream->sent - stream->acked < kWindow) {
-    std::string_view rest = std::string_view(stream->unacked).substr(static_cast<size_t>(stream->sent - stream->acked));
+    std::string_view rest = std::string_view(stream->unacked).substr(stream->head + static_cast<size_t>(stream->sent - stream->acked));
     size_t n = utf8_cut(rest, kChunk);
     std::string id = next_request_id();
     json::Object payload{{"streamId", stream->id}, {"offset", stream->sent}, {"data", std::string(rest.substr(0, n))}};
@@ -92,10 +92,14 @@ bool NodeClient::on_stream_response(const std::string& id, const json::Object& f
     return true;
   }
   if (sent.end > stream->acked) {
-    stream->unacked.erase(0, static_cast<size_t>(sent.end - stream->acked));
+    stream->head += static_cast<size_t>(sent.end - stream->acked);
     stream->acked = sent.end;
+    if (stream->head * 2 >= stream->unacked.size()) {
+      stream->unacked.erase(0, stream->head);
+      stream->head = 0;
+    }
   }
-  if (stream->paused && stream->unacked.size() < kLowWater) {
+  if (stream->paused && stream->pending() < kLowWater) {
     stream->paused = false;
     if (stream->run) stream->run->pause_output(false);
   }
