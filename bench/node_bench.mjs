@@ -53,7 +53,8 @@ const node = start(["node", "run", "--port", new URL(url).port, "--token", token
 await until(() => /connected to gateway/.test(node.stderr));
 
 const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
-const client = new Client({ name: "bench", version: "1" }, { capabilities: {} });
+// Details (status, exitCode) come as structuredContent only to a client that asks for them.
+const client = new Client({ name: "bench", version: "1" }, { capabilities: { experimental: { "clawexec/structuredContent": {} } } });
 await client.connect(transport);
 async function loop(extra) {
   for (let i = 0; i < 10; i++) await client.callTool({ name: "exec", arguments: { command: "true", ...extra } });
