@@ -113,7 +113,8 @@ test("clawexec node host pairs with OpenClaw's gateway and answers its system.* 
     return r.payload?.pending?.find((p) => p.nodeId === nodeId);
   }, 30000, "the node's surface request");
   assert.equal(surface.clientId, "node-host");
-  assert.deepEqual(surface.caps, ["system"]);
+  // OpenClaw's surface plus our namespaced streaming cap, which OpenClaw's gateway records and ignores.
+  assert.deepEqual(surface.caps, ["system", "clawexec.exec-stream"]);
   assert.deepEqual(surface.requiredApproveScopes, ["operator.pairing", "operator.admin"]);
   const approvedSurface = openclawCli("nodes", ["approve", surface.requestId], cli);
   assert.equal(approvedSurface.status, 0, approvedSurface.out);
