@@ -20,8 +20,9 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
-#include <deque>
 #include <map>
+
+#include "net/ws_pump.h"
 
 namespace clawexec::net {
 namespace asio = boost::asio;
@@ -125,31 +126,37 @@ namespace {
 // --- WebSocket ---------------------------------------------------------------------------
 
 template <class Stream>
-class WsConnection final : public WebSocket, public std::enable_shared_from_this<WsConnection<Stream>> {
+class WsConnection final : public WebSocket,
+                           public WsPump<WsConnection<Stream>, Stream>,
+                           public std::enable_shared_from_this<WsConnection<Stream>> {
+  using Pump = WsPump<WsConnection<Stream>, Stream>;
+  friend Pump;
+
  public:
   WsConnection(Stream stream, std::shared_ptr<HttpServer::Impl> server)
-      : ws_(std::move(stream)), server_(std::move(server)) {}
+      : Pump(std::move(stream)), server_(std::move(server)) {}
 
   void accept(http::request<http::string_body> request, std::function<void(bool)> done) {
+    auto& ws = this->ws_;
     websocket::stream_base::timeout opt{};
     opt.handshake_timeout = std::chrono::seconds(10);
     opt.idle_timeout = server_->limits.ws_idle_timeout;
     opt.keep_alive_pings = true;
-    ws_.set_option(opt);
-    // The message limit is ours (see read()), not Beast's: Beast fails an oversized message by
-    // tearing the connection down without draining what the peer is still sending, so the peer
-    // gets a reset (EPIPE) instead of the 1009 close frame.
-    ws_.read_message_max(0);
+    ws.set_option(opt);
+    // The message limit is ours (see ws_pump.h), not Beast's: Beast fails an oversized message
+    // by tearing the connection down without draining what the peer is still sending, so the
+    // peer gets a reset (EPIPE) instead of the 1009 close frame.
+    ws.read_message_max(0);
     max_message_ = server_->limits.ws_initial_max_message;
-    ws_.auto_fragment(false);
-    ws_.set_option(websocket::stream_base::decorator(
+    ws.auto_fragment(false);
+    ws.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) { res.set(http::field::server, "clawexec"); }));
-    beast::get_lowest_layer(ws_).expires_never();
+    beast::get_lowest_layer(ws).expires_never();
     auto self = this->shared_from_this();
     request_ = std::move(request);
-    ws_.async_accept(request_, [self, done = std::move(done)](beast::error_code ec) {
+    ws.async_accept(request_, [self, done = std::move(done)](beast::error_code ec) {
       if (ec) {
-        self->closed_ = true;
+        self->pump_finish(1006, "WebSocket upgrade: " + ec.message());
         return done(false);
       }
       self->closer_ = self->server_->add_closer([weak = std::weak_ptr(self)] {
@@ -162,119 +169,32 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
 
   void start(Handlers handlers) override {
     handlers_ = std::move(handlers);
-    read();
+    this->pump_start();
   }
 
   void send(std::string text) override {
-    if (closed_ || closing_) return;
-    buffered_ += text.size();
-    if (buffered_ > server_->limits.ws_max_buffered) {
-      server_->log("websocket: peer is not reading (" + std::to_string(buffered_) + " bytes queued); closing");
+    if (this->pump_closed() || this->pump_closing()) return;
+    if (this->pump_buffered() + text.size() > server_->limits.ws_max_buffered) {
+      server_->log("websocket: peer is not reading (" + std::to_string(this->pump_buffered() + text.size()) +
+                   " bytes queued); closing");
       return abort();
     }
-    queue_.push_back(std::move(text));
-    if (!writing_) write_next();
+    this->pump_send(std::move(text));
   }
 
-  void close(uint16_t code, std::string reason) override {
-    if (closed_ || closing_) return;
-    closing_ = true;
-    close_code_ = code;
-    close_reason_ = std::move(reason);
-    if (!writing_) write_next();
-  }
-
+  void close(uint16_t code, std::string reason) override { this->pump_close(code, std::move(reason)); }
   void set_max_message(size_t bytes) override { max_message_ = bytes; }
-  bool closed() const override { return closed_; }
-  size_t buffered() const override { return buffered_; }
+  bool closed() const override { return this->pump_closed(); }
+  size_t buffered() const override { return this->pump_buffered(); }
 
  private:
-  // One message is read in chunks, so that one over max_message_ is noticed after at most a
-  // chunk past the limit; it is then refused with a close frame (1009), and Beast's closing
-  // handshake reads and discards the rest of it, so the peer sees the close frame.
-  void read() {
-    auto self = this->shared_from_this();
-    ws_.async_read_some(buffer_, kReadChunk, [self](beast::error_code ec, size_t) {
-      if (ec) {
-        uint16_t code = 1006;
-        std::string reason = ec.message();
-        if (ec == websocket::error::closed) {
-          code = self->ws_.reason().code;
-          reason = std::string(self->ws_.reason().reason.c_str());
-        }
-        return self->finish(code, reason);
-      }
-      if (!self->ws_.got_text()) {
-        self->buffer_.consume(self->buffer_.size());
-        self->close(1003, "binary frames are not supported");
-        return;
-      }
-      if (self->buffer_.size() > self->max_message_) {
-        self->buffer_.consume(self->buffer_.size());
-        self->close(1009, "message too large");
-        return;
-      }
-      if (!self->ws_.is_message_done()) return self->read();
-      std::string text = beast::buffers_to_string(self->buffer_.data());
-      self->buffer_.consume(self->buffer_.size());
-      if (self->handlers_.message && !self->closed_) self->handlers_.message(std::move(text));
-      if (!self->closed_ && !self->closing_) self->read();
-    });
+  // WsPump's hooks.
+  bool pump_ready() const { return true; }  // accepted before anyone can send
+  size_t pump_max_message() const { return max_message_; }
+  void pump_message(std::string text) {
+    if (handlers_.message) handlers_.message(std::move(text));
   }
-
-  void write_next() {
-    if (closed_) return;
-    if (queue_.empty()) {
-      if (closing_ && !close_sent_) {
-        close_sent_ = true;
-        writing_ = true;
-        auto self = this->shared_from_this();
-        websocket::close_reason why(static_cast<websocket::close_code>(close_code_), close_reason_.substr(0, 120));
-        ws_.async_close(why, [self](beast::error_code) {
-          self->writing_ = false;
-          self->finish(self->close_code_, self->close_reason_);
-        });
-      }
-      return;
-    }
-    writing_ = true;
-    ws_.text(true);
-    auto self = this->shared_from_this();
-    ws_.async_write(asio::buffer(queue_.front()), [self](beast::error_code ec, size_t) {
-      self->writing_ = false;
-      if (self->closed_ || self->queue_.empty()) {  // finish() kept only the bytes this write was using
-        self->queue_.clear();
-        self->buffered_ = 0;
-        return;
-      }
-      self->buffered_ -= self->queue_.front().size();
-      self->queue_.pop_front();
-      if (ec) return self->finish(1006, ec.message());
-      self->write_next();
-    });
-  }
-
-  void abort() {
-    if (closed_) return;
-    beast::error_code ignored;
-    socket_of(ws_).shutdown(tcp::socket::shutdown_both, ignored);
-    socket_of(ws_).close(ignored);
-    finish(1006, "connection closed by the server");
-  }
-
-  void finish(uint16_t code, const std::string& reason) {
-    if (closed_) return;
-    closed_ = true;
-    // A write in flight still reads the front message: it is freed when that write completes.
-    // (While the close frame is in flight the queue is already empty.)
-    if (writing_ && !queue_.empty()) {
-      queue_.erase(std::next(queue_.begin()), queue_.end());
-    } else {
-      queue_.clear();
-      buffered_ = 0;
-    }
-    beast::error_code ignored;
-    socket_of(ws_).close(ignored);
+  void pump_finished(uint16_t code, const std::string& reason) {
     if (registered_) {
       server_->closers.erase(closer_);
       registered_ = false;
@@ -284,22 +204,13 @@ class WsConnection final : public WebSocket, public std::enable_shared_from_this
     if (handlers.closed) handlers.closed(code, reason);
   }
 
-  static constexpr size_t kReadChunk = 64 * 1024;
-  websocket::stream<Stream> ws_;
+  void abort() { this->pump_finish(1006, "connection closed by the server"); }
+
   std::shared_ptr<HttpServer::Impl> server_;
   size_t max_message_ = 0;
   http::request<http::string_body> request_;
-  beast::flat_buffer buffer_;
-  std::deque<std::string> queue_;
-  size_t buffered_ = 0;
-  bool writing_ = false;
-  bool closing_ = false;
-  bool close_sent_ = false;
-  bool closed_ = false;
   bool registered_ = false;
   uint64_t closer_ = 0;
-  uint16_t close_code_ = 1000;
-  std::string close_reason_;
   Handlers handlers_;
 };
 

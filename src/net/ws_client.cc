@@ -1,9 +1,9 @@
 // The WebSocket client of ws_client.h. One class template serves both transports (plain TCP
 // and TLS over TCP); the dial is a chain of asynchronous steps (resolve, connect, TLS
-// handshake with SNI and host-name verification, upgrade) raced against one timer, and the
-// open connection follows the server side's discipline (http_server.cc): a write queue with
-// one write in flight, reads in 64 KiB chunks checked against the message limit, and a close
-// handshake through async_close so Beast tears the stream down properly.
+// handshake with SNI and host-name verification, upgrade) raced against one timer; the open
+// connection is the server side's own WsPump (ws_pump.h): a write queue with one write in
+// flight, reads in 64 KiB chunks checked against the message limit, and a close handshake
+// through async_close so Beast tears the stream down properly.
 
 #include "net/ws_client.h"
 
@@ -16,7 +16,8 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
-#include <deque>
+
+#include "net/ws_pump.h"
 
 namespace clawexec::net {
 namespace {
@@ -33,49 +34,51 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 template <class Stream>
 constexpr bool kIsTls = std::is_same_v<Stream, TlsStream>;
 
+// The TLS context outlives the stream that uses it: a base constructed before WsPump's stream
+// and destroyed after it.
+struct TlsContextHolder {
+  std::shared_ptr<ssl::context> tls_;
+};
+
 template <class Stream>
-class Client final : public WsClient, public std::enable_shared_from_this<Client<Stream>> {
+class Client final : public WsClient,
+                     private TlsContextHolder,
+                     public WsPump<Client<Stream>, Stream>,
+                     public std::enable_shared_from_this<Client<Stream>> {
+  using Pump = WsPump<Client<Stream>, Stream>;
+  friend Pump;
+
  public:
   Client(asio::io_context& io, WsClientOptions options, Handlers handlers, std::shared_ptr<ssl::context> tls)
-      : options_(std::move(options)), handlers_(std::move(handlers)), tls_(std::move(tls)), resolver_(io),
-        ws_(make_stream(io, tls_.get())), dial_timer_(io) {}
+      : TlsContextHolder{std::move(tls)}, Pump(make_stream(io, tls_.get())), options_(std::move(options)),
+        handlers_(std::move(handlers)), resolver_(io), dial_timer_(io) {}
 
   void start() {
     auto self = this->shared_from_this();
     dial_timer_.expires_after(options_.connect_timeout);
     dial_timer_.async_wait([self](const boost::system::error_code& ec) {
-      if (ec || self->opened_ || self->closed_) return;
+      if (ec || self->opened_ || self->pump_closed()) return;
       self->fail("timed out after " + std::to_string(self->options_.connect_timeout.count()) + " ms");
     });
     resolver_.async_resolve(options_.host, std::to_string(options_.port),
                             [self](beast::error_code ec, tcp::resolver::results_type results) {
-                              if (self->closed_) return;
+                              if (self->pump_closed()) return;
                               if (ec) return self->fail("resolve: " + ec.message());
                               self->connect(results);
                             });
   }
 
-  void send(std::string text) override {
-    if (closed_ || closing_) return;
-    queue_.push_back(std::move(text));
-    if (opened_ && !writing_) write_next();
-  }
+  void send(std::string text) override { this->pump_send(std::move(text)); }
 
   void close(uint16_t code, std::string reason) override {
-    if (closed_ || closing_) return;
-    if (!opened_) return finish(code, reason);
-    closing_ = true;
-    close_code_ = code;
-    close_reason_ = std::move(reason);
-    if (!writing_) write_next();
+    if (this->pump_closed() || this->pump_closing()) return;
+    if (!opened_) return this->pump_finish(code, reason);
+    this->pump_close(code, std::move(reason));
   }
 
-  void abort() override {
-    if (closed_) return;
-    finish(1006, "connection aborted");
-  }
+  void abort() override { this->pump_finish(1006, "connection aborted"); }
 
-  bool is_open() const override { return opened_ && !closed_ && !closing_; }
+  bool is_open() const override { return opened_ && !this->pump_closed() && !this->pump_closing(); }
 
  private:
   static websocket::stream<Stream> make_stream(asio::io_context& io, ssl::context* tls) {
@@ -90,13 +93,13 @@ class Client final : public WsClient, public std::enable_shared_from_this<Client
   std::string endpoint() const { return options_.host + ":" + std::to_string(options_.port); }
 
   void fail(const std::string& what) {
-    finish(1006, std::string(kIsTls<Stream> ? "wss" : "ws") + "://" + endpoint() + options_.path + ": " + what);
+    this->pump_finish(1006, std::string(kIsTls<Stream> ? "wss" : "ws") + "://" + endpoint() + options_.path + ": " + what);
   }
 
   void connect(const tcp::resolver::results_type& results) {
     auto self = this->shared_from_this();
-    beast::get_lowest_layer(ws_).async_connect(results, [self](beast::error_code ec, const tcp::endpoint&) {
-      if (self->closed_) return;
+    beast::get_lowest_layer(this->ws_).async_connect(results, [self](beast::error_code ec, const tcp::endpoint&) {
+      if (self->pump_closed()) return;
       if (ec) return self->fail("connect: " + ec.message());
       beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
       if constexpr (kIsTls<Stream>) {
@@ -109,7 +112,7 @@ class Client final : public WsClient, public std::enable_shared_from_this<Client
 
   void tls_handshake() {
     if constexpr (kIsTls<Stream>) {
-      auto& tls_stream = ws_.next_layer();
+      auto& tls_stream = this->ws_.next_layer();
       if (!SSL_set_tlsext_host_name(tls_stream.native_handle(), options_.host.c_str())) {
         return fail("TLS: cannot set the server name");
       }
@@ -121,7 +124,7 @@ class Client final : public WsClient, public std::enable_shared_from_this<Client
       }
       auto self = this->shared_from_this();
       tls_stream.async_handshake(ssl::stream_base::client, [self](beast::error_code ec) {
-        if (self->closed_) return;
+        if (self->pump_closed()) return;
         if (ec) return self->fail("TLS handshake: " + ec.message());
         self->upgrade();
       });
@@ -133,115 +136,41 @@ class Client final : public WsClient, public std::enable_shared_from_this<Client
     timeouts.handshake_timeout = options_.connect_timeout;
     timeouts.idle_timeout = options_.idle_timeout;
     timeouts.keep_alive_pings = true;
-    ws_.set_option(timeouts);
-    ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
+    this->ws_.set_option(timeouts);
+    this->ws_.set_option(websocket::stream_base::decorator([](websocket::request_type& req) {
       req.set(beast::http::field::user_agent, "clawexec-node");
     }));
     auto self = this->shared_from_this();
-    ws_.async_handshake(endpoint(), options_.path, [self](beast::error_code ec) {
-      if (self->closed_) return;
+    this->ws_.async_handshake(endpoint(), options_.path, [self](beast::error_code ec) {
+      if (self->pump_closed()) return;
       if (ec) return self->fail("WebSocket upgrade: " + ec.message());
       self->opened_ = true;
       self->dial_timer_.cancel();
       if (self->handlers_.opened) self->handlers_.opened();
-      if (self->closed_) return;
-      self->read();
-      if (!self->writing_) self->write_next();
+      if (self->pump_closed()) return;
+      self->pump_start();
     });
   }
 
-  // See http_server.cc: a message is read in chunks so one over the limit is noticed early.
-  void read() {
-    auto self = this->shared_from_this();
-    ws_.async_read_some(buffer_, kReadChunk, [self](beast::error_code ec, size_t) {
-      if (self->closed_) return;
-      if (ec) {
-        if (ec == websocket::error::closed) {
-          return self->finish(self->ws_.reason().code, std::string(self->ws_.reason().reason.c_str()));
-        }
-        return self->finish(1006, ec.message());
-      }
-      if (!self->ws_.got_text()) {
-        self->buffer_.consume(self->buffer_.size());
-        return self->close(1003, "binary frames are not supported");
-      }
-      if (self->buffer_.size() > self->options_.max_message) {
-        self->buffer_.consume(self->buffer_.size());
-        return self->close(1009, "message too large");
-      }
-      if (!self->ws_.is_message_done()) return self->read();
-      std::string text = beast::buffers_to_string(self->buffer_.data());
-      self->buffer_.consume(self->buffer_.size());
-      if (self->handlers_.message) self->handlers_.message(std::move(text));
-      if (!self->closed_ && !self->closing_) self->read();
-    });
+  // WsPump's hooks.
+  bool pump_ready() const { return opened_; }
+  size_t pump_max_message() const { return options_.max_message; }
+  void pump_message(std::string text) {
+    if (handlers_.message) handlers_.message(std::move(text));
   }
-
-  void write_next() {
-    if (closed_ || !opened_) return;
-    if (queue_.empty()) {
-      if (closing_ && !close_sent_) {
-        close_sent_ = true;
-        writing_ = true;
-        auto self = this->shared_from_this();
-        websocket::close_reason why(static_cast<websocket::close_code>(close_code_), close_reason_.substr(0, 120));
-        ws_.async_close(why, [self](beast::error_code) {
-          self->writing_ = false;
-          self->finish(self->close_code_, self->close_reason_);
-        });
-      }
-      return;
-    }
-    writing_ = true;
-    ws_.text(true);
-    auto self = this->shared_from_this();
-    ws_.async_write(asio::buffer(queue_.front()), [self](beast::error_code ec, size_t) {
-      self->writing_ = false;
-      if (self->closed_ || self->queue_.empty()) {
-        self->queue_.clear();
-        return;
-      }
-      self->queue_.pop_front();
-      if (ec) return self->finish(1006, ec.message());
-      self->write_next();
-    });
-  }
-
-  void finish(uint16_t code, const std::string& reason) {
-    if (closed_) return;
-    closed_ = true;
+  void pump_finished(uint16_t code, const std::string& reason) {
     dial_timer_.cancel();
     resolver_.cancel();
-    // A write in flight still reads the front message; it is dropped when that write completes.
-    if (writing_ && !queue_.empty()) {
-      queue_.erase(std::next(queue_.begin()), queue_.end());
-    } else {
-      queue_.clear();
-    }
-    beast::error_code ignored;
-    beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
-    beast::get_lowest_layer(ws_).socket().close(ignored);
     Handlers handlers = std::move(handlers_);
     handlers_ = {};
     if (handlers.closed) handlers.closed(code, reason);
   }
 
-  static constexpr size_t kReadChunk = 64 * 1024;
   WsClientOptions options_;
   Handlers handlers_;
-  std::shared_ptr<ssl::context> tls_;
   tcp::resolver resolver_;
-  websocket::stream<Stream> ws_;
   asio::steady_timer dial_timer_;
-  beast::flat_buffer buffer_;
-  std::deque<std::string> queue_;
   bool opened_ = false;
-  bool writing_ = false;
-  bool closing_ = false;
-  bool close_sent_ = false;
-  bool closed_ = false;
-  uint16_t close_code_ = 1000;
-  std::string close_reason_;
 };
 
 // A connection that cannot even start (no TLS context): reports its failure asynchronously,
