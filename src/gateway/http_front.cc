@@ -41,6 +41,17 @@ bool is_loopback_origin(std::string_view origin) {
   return is_loopback_host(rest);
 }
 
+bool is_same_origin(std::string_view origin, std::string_view host, bool tls) {
+  std::string h = ascii_lower(trim_ascii(host));
+  if (h.empty()) return false;
+  std::string o = ascii_lower(trim_ascii(origin));
+  std::string scheme = tls ? "https://" : "http://";
+  if (o == scheme + h) return true;
+  // A Host with the scheme's default port written out, or an Origin with it (browsers omit it).
+  std::string port = tls ? ":443" : ":80";
+  return o + port == scheme + h || o == scheme + h + port;
+}
+
 void HttpFront::set_options(FrontOptions options) {
   options_ = std::move(options);
   limiter_.set_limits(options_.rate_limit);
@@ -58,7 +69,12 @@ std::optional<std::pair<int, std::string>> HttpFront::check_browser(const net::H
     std::string o(trim_ascii(*origin));
     bool listed = std::find(options_.allowed_origins.begin(), options_.allowed_origins.end(), o) != options_.allowed_origins.end();
     bool same_machine = options_.loopback_bind && is_loopback_origin(o);
-    if (!listed && !same_machine) {
+    // A page this gateway served (the control UI) connecting back to it. On a loopback bind the
+    // Host check above already pinned Host to loopback; elsewhere a rebound name gains nothing
+    // (the page still needs the gateway's secret, which its origin's storage never held).
+    std::optional<std::string_view> host = request.header("host");
+    bool same_origin = host && is_same_origin(o, *host, options_.tls);
+    if (!listed && !same_machine && !same_origin) {
       return std::pair(403, "Forbidden: Origin \"" + o + "\" is not allowed (gateway.controlUi.allowedOrigins)\n");
     }
   }

@@ -23,6 +23,7 @@ struct FrontOptions {
   config::GatewayRateLimit rate_limit;
   std::vector<std::string> allowed_origins;
   bool loopback_bind = true;
+  bool tls = false;  // the gateway serves https/wss (same-origin checks compare schemes)
   std::string version;
 };
 
@@ -30,6 +31,9 @@ struct FrontOptions {
 bool is_loopback_host(std::string_view host);
 /// True when `origin` (scheme://host[:port]) is a loopback origin.
 bool is_loopback_origin(std::string_view origin);
+/// True when `origin` is the request's own origin: the scheme this gateway serves and the
+/// request's Host (a page the gateway served, calling back home).
+bool is_same_origin(std::string_view origin, std::string_view host, bool tls);
 
 class HttpFront {
  public:
