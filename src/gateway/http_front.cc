@@ -6,6 +6,7 @@
 
 #include "base/strings.h"
 #include "base/time.h"
+#include "gateway/ui_http.h"
 
 namespace clawexec::gateway {
 namespace {
@@ -97,7 +98,11 @@ void HttpFront::handle(const net::HttpRequest& request, std::shared_ptr<net::Res
                              "{\"ok\":true,\"name\":\"clawexec\",\"version\":\"" + options_.version + "\"}");
   }
   if (request.path != "/mcp") {
-    return response->respond(404, text_headers(), "Not Found: " + request.path + " (the MCP endpoint is /mcp)\n");
+    if (std::optional<UiResponse> ui = ui_response(request, options_.tls)) {
+      if (auto refusal = check_browser(request)) return response->respond(refusal->first, text_headers(), refusal->second);
+      return response->respond(ui->status, std::move(ui->headers), std::move(ui->body));
+    }
+    return response->respond(404, text_headers(), "Not Found: " + request.path + " (the MCP endpoint is /mcp, the control UI is /)\n");
   }
   if (auto refusal = check_browser(request)) return response->respond(refusal->first, text_headers(), refusal->second);
   int64_t now = steady_ms();

@@ -3,7 +3,8 @@
 // an authenticated endpoint passes first, in this order: the Host header on a loopback bind
 // (a browser tricked by DNS rebinding names a foreign host: 403), the Origin header (a browser
 // page from an origin not allowed: 403), the failed-auth limiter (429 with Retry-After), and
-// the shared secret (`Authorization: Bearer <token>`; 401 with WWW-Authenticate). WebSocket
+// the shared secret (`Authorization: Bearer <token>`; 401 with WWW-Authenticate). The control
+// UI's files (ui_http.h) pass the Host and Origin checks only. WebSocket
 // upgrades at `/` pass the Host and Origin checks and the limiter; their secret is in the
 // connect frame, whose failures count in the same limiter.
 

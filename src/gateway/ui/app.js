@@ -1,0 +1,135 @@
+// The control UI's entry point: the login page (the gateway secret, kept in this tab's
+// sessionStorage only), the screens for an unreachable gateway, a refused secret (the
+// gateway's own text) and a pending pairing, the hash navigation between pages, and reconnects
+// after the connection drops.
+
+import { ApprovalsPage } from "./approvals.js";
+import { Gateway } from "./gateway.js";
+import { SessionsPage } from "./sessions.js";
+
+const STORE = "clawexec.gateway.secret";
+const $ = (id) => document.getElementById(id);
+let gw = null;
+let pages = null;
+let retry = null;
+
+function setState(text) {
+  $("conn-state").textContent = text;
+}
+
+function showPage(name) {
+  const loggedIn = gw !== null && pages !== null;
+  if (!loggedIn) name = "login";
+  for (const p of ["login", "approvals", "sessions"]) $(`page-${p}`).hidden = p !== name;
+  for (const a of document.querySelectorAll("nav a")) {
+    if (a.dataset.page === name) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  $("nav").hidden = !loggedIn;
+  $("logout").hidden = !loggedIn;
+  if (pages) name === "sessions" ? pages.sessions.show() : pages.sessions.hide();
+}
+
+function route() {
+  const name = location.hash.replace(/^#/, "") || "approvals";
+  showPage(["approvals", "sessions"].includes(name) ? name : "approvals");
+}
+
+const EXPLAIN = {
+  unreachable: ["Gateway unreachable", "Is `clawexec gateway` running, and is this the address it prints?"],
+  auth: ["The gateway refused the secret", "Check the token (`clawexec gateway status` shows where it is) or the password, and the kind chosen above."],
+  pairing: ["Pairing pending", "An operator must approve this device (`clawexec devices approve <requestId>` or the Devices page of a paired client); then connect again."],
+  device: ["This browser is not on the gateway's machine", "The gateway accepts a browser without a paired device identity only from loopback. Open the UI through an SSH tunnel (ssh -L 18789:127.0.0.1:18789 host) and browse http://127.0.0.1:18789/."],
+  closed: ["The gateway closed the connection", ""],
+  request: ["The gateway refused the connection", ""],
+};
+
+function showProblem(err) {
+  const [title, hint] = EXPLAIN[err.kind] ?? EXPLAIN.request;
+  $("login-error").hidden = false;
+  $("login-error").dataset.kind = err.kind;
+  $("login-error-title").textContent = title;
+  const requestId = err.details?.requestId ? ` (request ${err.details.requestId})` : "";
+  $("login-error-text").textContent = err.message + requestId;
+  $("login-error-hint").textContent = hint;
+}
+
+async function login(kind, secret, { remembered = false } = {}) {
+  $("login-submit").disabled = true;
+  setState("connecting…");
+  const g = new Gateway();
+  try {
+    await g.connect(kind, secret);
+  } catch (err) {
+    $("login-submit").disabled = false;
+    setState("not connected");
+    if (remembered && err.kind === "auth") sessionStorage.removeItem(STORE);
+    if (remembered && err.kind === "unreachable") scheduleRetry(kind, secret);
+    showProblem(err);
+    showPage("login");
+    return;
+  }
+  $("login-submit").disabled = false;
+  $("login-error").hidden = true;
+  sessionStorage.setItem(STORE, JSON.stringify({ kind, secret }));
+  gw = g;
+  setState(`connected · ${g.hello?.server?.version ? "clawexec " + g.hello.server.version : "gateway"}`);
+  pages = {};
+  pages.approvals = new ApprovalsPage(g, { onCount: (n) => ($("approval-count").textContent = String(n)) });
+  pages.sessions = new SessionsPage(g);
+  g.onclose = (ev) => {
+    setState(`disconnected (${ev.code}); reconnecting…`);
+    clearInterval(pages?.approvals?.timer);
+    pages?.approvals?.reset();  // listed again after the reconnect
+    pages?.sessions?.hide();
+    gw = null;
+    pages = null;
+    showPage("login");
+    scheduleRetry(kind, secret);
+  };
+  route();
+  try {
+    await pages.approvals.load();
+  } catch (err) {
+    setState(`connected; listing approvals failed: ${err.message}`);
+  }
+}
+
+function scheduleRetry(kind, secret) {
+  clearTimeout(retry);
+  retry = setTimeout(() => login(kind, secret, { remembered: true }), 2000);
+}
+
+function start() {
+  $("login-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    clearTimeout(retry);
+    const kind = new FormData(ev.target).get("kind") === "password" ? "password" : "token";
+    const secret = $("secret").value.trim();
+    $("secret").value = "";
+    if (secret) login(kind, secret);
+  };
+  $("logout").onclick = () => {
+    clearTimeout(retry);
+    sessionStorage.removeItem(STORE);
+    const g = gw;
+    clearInterval(pages?.approvals?.timer);
+    pages?.approvals?.reset();
+    pages?.sessions?.hide();
+    gw = null;
+    pages = null;
+    g?.close();
+    setState("not connected");
+    showPage("login");
+  };
+  window.addEventListener("hashchange", route);
+  showPage("login");
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(STORE) ?? "null");
+    if (saved?.secret) login(saved.kind === "password" ? "password" : "token", saved.secret, { remembered: true });
+  } catch {
+    sessionStorage.removeItem(STORE);
+  }
+}
+
+start();
