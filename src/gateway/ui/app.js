@@ -1,10 +1,11 @@
 // The control UI's entry point: the login page (the gateway secret, kept in this tab's
 // sessionStorage only), the screens for an unreachable gateway, a refused secret (the
-// gateway's own text) and a pending pairing, the hash navigation between pages, and reconnects
-// after the connection drops.
+// gateway's own text) and a pending pairing, the hash navigation between the approvals,
+// sessions and nodes pages, and reconnects after the connection drops.
 
 import { ApprovalsPage } from "./approvals.js";
 import { Gateway } from "./gateway.js";
+import { NodesPage } from "./nodes.js";
 import { SessionsPage } from "./sessions.js";
 
 const STORE = "clawexec.gateway.secret";
@@ -20,19 +21,22 @@ function setState(text) {
 function showPage(name) {
   const loggedIn = gw !== null && pages !== null;
   if (!loggedIn) name = "login";
-  for (const p of ["login", "approvals", "sessions"]) $(`page-${p}`).hidden = p !== name;
+  for (const p of ["login", "approvals", "sessions", "nodes"]) $(`page-${p}`).hidden = p !== name;
   for (const a of document.querySelectorAll("nav a")) {
     if (a.dataset.page === name) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
   $("nav").hidden = !loggedIn;
   $("logout").hidden = !loggedIn;
-  if (pages) name === "sessions" ? pages.sessions.show() : pages.sessions.hide();
+  if (pages) {
+    name === "sessions" ? pages.sessions.show() : pages.sessions.hide();
+    name === "nodes" ? pages.nodes.show() : pages.nodes.hide();
+  }
 }
 
 function route() {
   const name = location.hash.replace(/^#/, "") || "approvals";
-  showPage(["approvals", "sessions"].includes(name) ? name : "approvals");
+  showPage(["approvals", "sessions", "nodes"].includes(name) ? name : "approvals");
 }
 
 const EXPLAIN = {
@@ -77,11 +81,13 @@ async function login(kind, secret, { remembered = false } = {}) {
   pages = {};
   pages.approvals = new ApprovalsPage(g, { onCount: (n) => ($("approval-count").textContent = String(n)) });
   pages.sessions = new SessionsPage(g);
+  pages.nodes = new NodesPage(g);
   g.onclose = (ev) => {
     setState(`disconnected (${ev.code}); reconnecting…`);
     clearInterval(pages?.approvals?.timer);
     pages?.approvals?.reset();  // listed again after the reconnect
     pages?.sessions?.hide();
+    pages?.nodes?.hide();
     gw = null;
     pages = null;
     showPage("login");
@@ -116,6 +122,7 @@ function start() {
     clearInterval(pages?.approvals?.timer);
     pages?.approvals?.reset();
     pages?.sessions?.hide();
+    pages?.nodes?.hide();
     gw = null;
     pages = null;
     g?.close();
