@@ -216,6 +216,31 @@ describe("approvals", () => {
   });
 });
 
+describe("layout", () => {
+  test("at phone width the approvals and sessions pages do not scroll sideways, and the buttons stay reachable", async () => {
+    const page = await browser.page();
+    await page.setViewportSize({ width: 390, height: 800 });
+    await login(page, g.url, g.token);
+    const a = await agent("ui-phone");
+    const r = await a.exec({ command: `ls ${"/a-rather-long-directory-name".repeat(6)}` });
+    const id = /full ([0-9a-f-]{36})/.exec(r.content[0].text)[1];
+    const el = await card(page, id, 5000);
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok((await width()) <= 390, `page width ${await width()}`);
+    const deny = await el.$('button[data-decision="deny"]');
+    const box = await deny.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+    await screenshot(page, "approvals-phone");
+    await deny.click();
+    await page.waitForSelector(`#resolved-list li[data-id="${id}"]`);
+    await page.click('nav a[data-page="sessions"]');
+    await page.waitForSelector("#page-sessions:not([hidden])");
+    assert.ok((await width()) <= 390, `sessions page width ${await width()}`);
+    await a.close();
+    await page.close();
+  });
+});
+
 describe("showing output", () => {
   test("ANSI colours become classes, other sequences vanish, split sequences are carried, hidden characters show", async () => {
     const page = await browser.page();
