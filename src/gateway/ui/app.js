@@ -4,6 +4,7 @@
 // sessions and nodes pages, and reconnects after the connection drops.
 
 import { ApprovalsPage } from "./approvals.js";
+import * as device from "./device.js";
 import { Gateway } from "./gateway.js";
 import { NodesPage } from "./nodes.js";
 import { SessionsPage } from "./sessions.js";
@@ -42,8 +43,8 @@ function route() {
 const EXPLAIN = {
   unreachable: ["Gateway unreachable", "Is `clawexec gateway` running, and is this the address it prints?"],
   auth: ["The gateway refused the secret", "Check the token (`clawexec gateway status` shows where it is) or the password, and the kind chosen above."],
-  pairing: ["Pairing pending", "An operator must approve this device (`clawexec devices approve <requestId>` or the Devices page of a paired client); then connect again."],
-  device: ["This browser is not on the gateway's machine", "The gateway accepts a browser without a paired device identity only from loopback. Open the UI through an SSH tunnel (ssh -L 18789:127.0.0.1:18789 host) and browse http://127.0.0.1:18789/."],
+  pairing: ["Pairing pending", "An operator must approve this browser: on the Nodes page of a control UI opened on the gateway's machine, or with `openclaw devices approve <requestId>`. This page keeps trying and gets in once it is approved."],
+  device: ["This browser needs a device identity", "From another machine the gateway accepts only paired devices, and a browser can hold a device key only on https (or localhost). Serve the gateway with TLS (--tls-cert/--tls-key), or open it through an SSH tunnel (ssh -L 18789:127.0.0.1:18789 host) as http://127.0.0.1:18789/."],
   closed: ["The gateway closed the connection", ""],
   request: ["The gateway refused the connection", ""],
 };
@@ -53,7 +54,7 @@ function showProblem(err) {
   $("login-error").hidden = false;
   $("login-error").dataset.kind = err.kind;
   $("login-error-title").textContent = title;
-  const requestId = err.details?.requestId ? ` (request ${err.details.requestId})` : "";
+  const requestId = err.details?.requestId ? ` (request ${err.details.requestId}, device ${err.details.deviceId ?? "?"})` : "";
   $("login-error-text").textContent = err.message + requestId;
   $("login-error-hint").textContent = hint;
 }
@@ -61,14 +62,23 @@ function showProblem(err) {
 async function login(kind, secret, { remembered = false } = {}) {
   $("login-submit").disabled = true;
   setState("connecting…");
-  const g = new Gateway();
+  let g = new Gateway();
   try {
-    await g.connect(kind, secret);
+    try {
+      await g.connect(kind, secret);
+    } catch (err) {
+      // Not on the gateway's machine: connect again as this browser's paired device.
+      if (err.kind !== "device" || !device.available()) throw err;
+      g = new Gateway();
+      await g.connect(kind, secret, await device.identity());
+    }
   } catch (err) {
     $("login-submit").disabled = false;
     setState("not connected");
     if (remembered && err.kind === "auth") sessionStorage.removeItem(STORE);
     if (remembered && err.kind === "unreachable") scheduleRetry(kind, secret);
+    // Pairing pending: try again until an operator approved (the secret stays in memory only).
+    if (err.kind === "pairing") scheduleRetry(kind, secret, 3000);
     showProblem(err);
     showPage("login");
     return;
@@ -101,9 +111,9 @@ async function login(kind, secret, { remembered = false } = {}) {
   }
 }
 
-function scheduleRetry(kind, secret) {
+function scheduleRetry(kind, secret, ms = 2000) {
   clearTimeout(retry);
-  retry = setTimeout(() => login(kind, secret, { remembered: true }), 2000);
+  retry = setTimeout(() => login(kind, secret, { remembered: true }), ms);
 }
 
 function start() {

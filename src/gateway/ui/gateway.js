@@ -2,7 +2,10 @@
 // connect.challenge, send connect as OpenClaw's Control UI does (client id
 // "openclaw-control-ui"), then requests with ids matched to their answers and events handed to
 // listeners. A refusal keeps the gateway's own error (message, details.code) so the login page
-// can show it; a socket that never opens is "unreachable".
+// can show it; a socket that never opens is "unreachable". With `device` (device.js) the
+// connect carries a signed device proof.
+
+import { proof } from "./device.js";
 
 const SCOPES = ["operator.admin", "operator.read", "operator.write", "operator.approvals", "operator.pairing"];
 
@@ -35,7 +38,7 @@ export class Gateway {
   }
 
   /** Connects with the shared secret; resolves with hello-ok, rejects with a GatewayError. */
-  connect(kind, secret) {
+  connect(kind, secret, device = null) {
     return new Promise((resolve, reject) => {
       let settled = false;
       let opened = false;
@@ -75,7 +78,15 @@ export class Gateway {
             auth,
             userAgent: navigator.userAgent.slice(0, 200),
           };
-          ws.send(JSON.stringify({ type: "req", id: "connect", method: "connect", params }));
+          const send = (p) => ws.send(JSON.stringify({ type: "req", id: "connect", method: "connect", params: p }));
+          if (!device) return send(params);
+          proof(device, params, frame.payload ?? {}).then(
+            (d) => send({ ...params, device: d }),
+            (err) => {
+              fail(new GatewayError("device", `signing the device proof failed: ${err.message}`));
+              ws.close();
+            },
+          );
           return;
         }
         if (!settled && frame.type === "res" && frame.id === "connect") {

@@ -10,8 +10,8 @@ export const CHROMIUM = process.env.CLAWEXEC_CHROMIUM ?? "/usr/bin/chromium";
 /** Where screenshots go: <build>/ui-screenshots (CLAWEXEC_BIN is <build>/bin/clawexec). */
 export const SCREENSHOTS = join(dirname(dirname(CLAWEXEC)), "ui-screenshots");
 
-/** Launches Chromium with a fresh profile; returns { context, page(), close() }. */
-export async function launchBrowser({ viewport = { width: 1100, height: 800 } } = {}) {
+/** Launches Chromium with a fresh profile (plus `args`); returns { context, page(), close() }. */
+export async function launchBrowser({ viewport = { width: 1100, height: 800 }, args = [] } = {}) {
   const profile = scratchDir("clawexec-chromium-");
   const context = await chromium.launchPersistentContext(profile.dir, {
     executablePath: CHROMIUM,
@@ -19,7 +19,7 @@ export async function launchBrowser({ viewport = { width: 1100, height: 800 } } 
     viewport,
     timeout: 60000,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
+      "--disable-component-update", "--disable-sync", ...args],
   });
   context.setDefaultTimeout(20000);
   return {
