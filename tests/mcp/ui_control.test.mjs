@@ -119,6 +119,7 @@ describe("login", () => {
     await page.waitForSelector("#login-error:not([hidden])");
     assert.equal(await page.getAttribute("#login-error", "data-kind"), "auth");
     assert.match(await page.textContent("#login-error-text"), /unauthorized: gateway token mismatch/);
+    assert.equal(await page.isVisible("#nav"), false, "no navigation before login");
     await screenshot(page, "login-refused");
     await login(page, g.url, g.token);
     assert.equal(await page.isVisible("#nav"), true);
