@@ -286,4 +286,38 @@ describe("sessions", () => {
     await a.close();
     await page.close();
   });
+
+  test("a long log is paged (last 500 lines first, earlier pages on demand); typed input starts 10 000 more lines that the page follows", async () => {
+    const page = await browser.page();
+    await login(page, g.url, g.token);
+    const a = await agent("ui-paging", "ops");
+    const r = await a.exec({ command: "seq 1 1200; read x; seq 10001 20000; sleep 60", background: true, pty: true });
+    const sessionId = /session ([a-z0-9-]+)/.exec(r.content[0].text)[1];
+    await page.goto(`${g.url}/#sessions`);
+    const row = await page.waitForSelector(`#sessions-body tr[data-session-id="${sessionId}"]`, { timeout: 10000 });
+    await row.focus();
+    await page.keyboard.press("Enter");  // rows open from the keyboard too
+    const logText = () => page.textContent("#session-log");
+    await page.waitForFunction(() => /\n1200\n/.test(document.getElementById("session-log").textContent), null, { timeout: 10000 });
+    const first = Number(/^\d+/.exec(await logText())[0]);
+    assert.ok(first > 600 && first <= 701, `the first page starts at line ${first}`);
+    await page.click("#log-earlier");
+    await page.waitForFunction((n) => Number(/^\d+/.exec(document.getElementById("session-log").textContent)?.[0]) < n, first);
+    await page.click("#log-earlier");
+    await page.waitForFunction(() => document.getElementById("session-log").textContent.startsWith("1\n2\n3\n"));
+    assert.equal(await page.isDisabled("#log-earlier"), true, "nothing before line 1");
+    await page.fill("#session-text", "go");
+    await page.click('#session-input button[type="submit"]');
+    await page.waitForFunction(() => /\n20000\n/.test(document.getElementById("session-log").textContent), null, { timeout: 30000 });
+    const started = Date.now();
+    await page.evaluate(() => document.getElementById("session-log").childNodes.length);
+    assert.ok(Date.now() - started < 1000, "the page answers at once after 10 000 lines");
+    const text = await logText();
+    for (const n of [10001, 15000, 19999]) assert.ok(text.includes(`\n${n}\n`), `line ${n} shown`);
+    await page.click("#session-kill");
+    await page.waitForFunction(() => /session ended/.test(document.getElementById("session-result").textContent), null, { timeout: 15000 });
+    assert.deepEqual(page.errors, []);
+    await a.close();
+    await page.close();
+  });
 });
