@@ -249,6 +249,8 @@ int run_gateway(const GatewayOptions& options) {
   operator_options.auto_approve_local = settings.auto_approve_local;
   operator_options.files = operator_ops::process_operator_env();
   operator_options.services = [&services] { return services.all(); };
+  operator_options.service_for = [&services](const std::string& agent) { return services.get(agent); };
+  operator_options.default_agent = options.agent_id;
   std::function<void()> reload_settings;
   operator_options.config_changed = [&reload_settings] {
     if (reload_settings) reload_settings();
