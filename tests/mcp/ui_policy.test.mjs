@@ -70,6 +70,19 @@ describe("exec approvals editor", () => {
     doc = onDisk();
     assert.deepEqual(doc.agents.main.allowlist.map((e) => e.pattern), ["/usr/bin/id"]);
     assert.equal(doc.defaults.ask, "always");
+
+    // What would happen: the saved policy's answer for typed commands, with hostile text inert.
+    await page.fill("#explain-command", "/usr/bin/id -u");
+    await page.click("#explain-run");
+    await page.waitForSelector('#explain-out .decision[data-decision="ask"]');
+    assert.match(await page.textContent("#explain-out"), /security=allowlist ask=always/);
+    assert.match(await page.textContent("#explain-out"), /\/usr\/bin\/id -u → \/usr\/bin\/id · satisfied by allowlist/);
+    await page.fill("#explain-command", "echo $(id) \u202E<img src=x>");
+    await page.click("#explain-run");
+    await page.waitForFunction(() => /unanalyzable/.test(document.getElementById("explain-out").textContent));
+    assert.equal(await page.$$eval("#explain-out img", (i) => i.length), 0);
+    assert.ok(!(await page.textContent("#explain-out")).includes("\u202E"), "the override is shown as a token");
+    await screenshot(page, "policy-explain");
     assert.deepEqual(page.errors, []);
     admin.ws.close();
     await page.close();

@@ -3,7 +3,8 @@
 // the base hash it was read with, so a change made meanwhile elsewhere is refused
 // ("... changed; reload and retry") instead of overwritten. Defaults and each agent's
 // security / ask / askFallback / autoAllowSkills, and each agent's allowlist entries (pattern,
-// argPattern, source, last used) added and removed. The gateway validates the document.
+// argPattern, source, last used) added and removed. The gateway validates the document. The
+// "what would happen" box asks clawexec.policy.explain about a typed command.
 
 import { visibleEl } from "./text.js";
 
@@ -35,6 +36,10 @@ export class PolicyPage {
     $("policy-form").onsubmit = (ev) => {
       ev.preventDefault();
       this.save();
+    };
+    $("explain-form").onsubmit = (ev) => {
+      ev.preventDefault();
+      this.explain();
     };
     $("policy-add-agent").onclick = () => {
       const id = $("policy-new-agent").value.trim();
@@ -158,6 +163,34 @@ export class PolicyPage {
       parts.push(section);
     }
     $("policy-body").replaceChildren(...parts);
+  }
+
+  async explain() {
+    const out = $("explain-out");
+    const command = $("explain-command").value;
+    if (!command.trim()) return;
+    const params = { command };
+    if ($("explain-agent").value.trim()) params.agentId = $("explain-agent").value.trim();
+    out.replaceChildren(visibleEl("p", "asking…", "meta"));
+    let r;
+    try {
+      r = await this.gw.call("clawexec.policy.explain", params);
+    } catch (err) {
+      out.replaceChildren(visibleEl("p", `Explaining failed: ${err.message}`, "warn"));
+      return;
+    }
+    const decision = visibleEl("p", `decision: ${r.decision}`, "decision");
+    decision.dataset.decision = r.decision ?? "";
+    const parts = [decision, visibleEl("p", `policy: security=${r.security} ask=${r.ask} askFallback=${r.askFallback} · agent ${r.agent}`, "meta"),
+      visibleEl("p", `analysis: ${r.analysisOk ? "ok" : "unanalyzable"}`, "meta")];
+    const list = document.createElement("ul");
+    for (const seg of r.segments ?? []) {
+      list.append(visibleEl("li", `${(seg.argv ?? []).join(" ")} → ${seg.resolvedPath ?? "(unresolved)"} · satisfied by ${seg.satisfiedBy}`, "cmd-cell"));
+    }
+    parts.push(list);
+    for (const reason of r.reasons ?? []) parts.push(visibleEl("p", `reason: ${reason}`, "meta", { lines: true }));
+    if (r.enforcedCommand) parts.push(visibleEl("p", `runs: ${r.enforcedCommand}`, "cmd-cell"));
+    out.replaceChildren(...parts);
   }
 
   async save() {
