@@ -159,6 +159,42 @@ describe("approvals", () => {
     await page.close();
   });
 
+  test("an approval arriving while the tab is hidden raises a browser notification", async () => {
+    await browser.context.grantPermissions(["notifications"], { origin: g.url });
+    const page = await browser.page();
+    // Record what the page shows as notifications, and make the tab hidden.
+    await page.addInitScript(() => {
+      const Real = window.Notification;
+      window.__shown = [];
+      window.Notification = class extends Real {
+        constructor(title, options) {
+          super(title, options);
+          window.__shown.push({ title, body: options?.body, tag: options?.tag });
+        }
+        static get permission() {
+          return Real.permission;
+        }
+        static requestPermission() {
+          return Real.requestPermission();
+        }
+      };
+    });
+    await login(page, g.url, g.token);
+    assert.equal(await page.isVisible("#notify-enable"), false, "permission already granted");
+    await page.evaluate(() => Object.defineProperty(document, "hidden", { configurable: true, get: () => true }));
+    const a = await agent("ui-notify");
+    const r = await a.exec({ command: "echo notify-me" });
+    const id = /full ([0-9a-f-]{36})/.exec(r.content[0].text)[1];
+    await card(page, id);
+    const shown = await page.evaluate(() => window.__shown);
+    assert.deepEqual(shown, [{ title: "Exec approval needed", body: "echo notify-me", tag: id }]);
+    await (await card(page, id)).$eval('button[data-decision="deny"]', (b) => b.click());
+    await page.waitForSelector(`#resolved-list li[data-id="${id}"]`);
+    assert.deepEqual(page.errors, []);
+    await a.close();
+    await page.close();
+  });
+
   test("deny gives the agent the denial and the command does not run", async () => {
     const page = await browser.page();
     await login(page, g.url, g.token);
