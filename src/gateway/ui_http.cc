@@ -27,7 +27,7 @@ std::string content_security_policy(const net::HttpRequest& request, bool tls) {
   if (std::optional<std::string_view> host = request.header("host"); host && plain_host(trim_ascii(*host))) {
     connect += std::string(tls ? " wss://" : " ws://") + std::string(trim_ascii(*host));
   }
-  return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src " + connect +
+  return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src " + connect +
          "; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 }
 

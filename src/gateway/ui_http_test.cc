@@ -36,6 +36,8 @@ TEST(UiHttp, RootServesThePageWithStrictSecurityHeaders) {
   EXPECT_NE(csp.find("script-src 'self';"), std::string::npos);
   EXPECT_NE(csp.find("connect-src 'self' ws://127.0.0.1:18789;"), std::string::npos);
   EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos);
+  EXPECT_NE(csp.find("img-src 'self';"), std::string::npos);
+  EXPECT_EQ(csp.find("data:"), std::string::npos);
   EXPECT_EQ(csp.find("unsafe"), std::string::npos);
   EXPECT_EQ(header(*r, "X-Frame-Options"), "DENY");
   EXPECT_EQ(header(*r, "Referrer-Policy"), "no-referrer");
