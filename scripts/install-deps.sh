@@ -5,7 +5,7 @@
 # scripts/fuzz.sh and the fuzz.smoke test), the sandbox's libseccomp and programs (bubblewrap,
 # passt/pasta and slirp4netns for user-mode networking, uidmap), and, with --test, Node.js plus the npm packages of the
 # black-box tests, zsh (the shell-snapshot tests), python3 (the include-layer check) and iproute2 (network
-# namespaces for the node tests).
+# namespaces for the node tests) and chromium (the control UI's browser tests).
 # Safe to run repeatedly; uses sudo when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +33,8 @@ if [ "$want_test" = 1 ]; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3)
   # iproute2: the node tests build network namespaces joined by veth pairs (`ip netns`).
   command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+  # chromium: the control UI tests (tests/mcp/ui_*.test.mjs) drive Debian's headless Chromium.
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"

@@ -176,8 +176,9 @@ std::string url_of(const std::string& address, uint16_t port, bool tls) {
 }
 
 gateway::FrontOptions front_options(const config::GatewaySettings& s, const gateway::GatewayCredential& credential,
-                                    const std::string& address, const std::string& version) {
+                                    const std::string& address, const std::string& version, bool tls) {
   gateway::FrontOptions f;
+  f.tls = tls;
   f.credential = credential;
   f.rate_limit = s.rate_limit;
   f.allowed_origins = s.allowed_origins;
@@ -248,6 +249,8 @@ int run_gateway(const GatewayOptions& options) {
   operator_options.auto_approve_local = settings.auto_approve_local;
   operator_options.files = operator_ops::process_operator_env();
   operator_options.services = [&services] { return services.all(); };
+  operator_options.service_for = [&services](const std::string& agent) { return services.get(agent); };
+  operator_options.default_agent = options.agent_id;
   std::function<void()> reload_settings;
   operator_options.config_changed = [&reload_settings] {
     if (reload_settings) reload_settings();
@@ -306,7 +309,7 @@ int run_gateway(const GatewayOptions& options) {
   endpoint_options.server = server_options;
   endpoint_options.idle_ms = settings.mcp_session_idle_ms;
   gateway::McpHttpEndpoint endpoint(io, endpoint_options);
-  gateway::HttpFront front(front_options(settings, *credential, settings.bind_address, options.version),
+  gateway::HttpFront front(front_options(settings, *credential, settings.bind_address, options.version, settings.tls_enabled),
                            endpoint);
   hub.set_limiter(&front.limiter());
   net::HttpServer::Handlers handlers;
@@ -389,7 +392,7 @@ int run_gateway(const GatewayOptions& options) {
       std::fprintf(stderr, "clawexec gateway: reload failed, keeping the running settings: %s\n", c.error().message.c_str());
       return;
     }
-    front.set_options(front_options(again->gateway, *c, settings.bind_address, options.version));
+    front.set_options(front_options(again->gateway, *c, settings.bind_address, options.version, settings.tls_enabled));
     hub.set_credential(*c);
     hub.set_auto_approve_local(again->gateway.auto_approve_local);
     endpoint.set_idle_ms(again->gateway.mcp_session_idle_ms);

@@ -86,5 +86,16 @@ TEST(GatewayFront, LoopbackHostsAndOrigins) {
   EXPECT_FALSE(is_loopback_origin("file://localhost"));
 }
 
+TEST(SameOrigin, TheRequestsOwnSchemeAndHostOnly) {
+  EXPECT_TRUE(is_same_origin("http://10.0.0.5:18789", "10.0.0.5:18789", false));
+  EXPECT_TRUE(is_same_origin("https://gw.example:18789", "GW.example:18789", true));
+  EXPECT_TRUE(is_same_origin("http://gw.example", "gw.example:80", false));
+  EXPECT_FALSE(is_same_origin("https://10.0.0.5:18789", "10.0.0.5:18789", false));
+  EXPECT_FALSE(is_same_origin("http://10.0.0.5:18790", "10.0.0.5:18789", false));
+  EXPECT_FALSE(is_same_origin("http://evil.example:18789", "10.0.0.5:18789", false));
+  EXPECT_FALSE(is_same_origin("http://10.0.0.5:18789", "", false));
+  EXPECT_FALSE(is_same_origin("null", "10.0.0.5:18789", false));
+}
+
 }  // namespace
 }  // namespace clawexec::gateway

@@ -6,6 +6,7 @@
 
 #include "base/strings.h"
 #include "base/time.h"
+#include "gateway/ui_http.h"
 
 namespace clawexec::gateway {
 namespace {
@@ -41,6 +42,17 @@ bool is_loopback_origin(std::string_view origin) {
   return is_loopback_host(rest);
 }
 
+bool is_same_origin(std::string_view origin, std::string_view host, bool tls) {
+  std::string h = ascii_lower(trim_ascii(host));
+  if (h.empty()) return false;
+  std::string o = ascii_lower(trim_ascii(origin));
+  std::string scheme = tls ? "https://" : "http://";
+  if (o == scheme + h) return true;
+  // A Host with the scheme's default port written out, or an Origin with it (browsers omit it).
+  std::string port = tls ? ":443" : ":80";
+  return o + port == scheme + h || o == scheme + h + port;
+}
+
 void HttpFront::set_options(FrontOptions options) {
   options_ = std::move(options);
   limiter_.set_limits(options_.rate_limit);
@@ -58,7 +70,12 @@ std::optional<std::pair<int, std::string>> HttpFront::check_browser(const net::H
     std::string o(trim_ascii(*origin));
     bool listed = std::find(options_.allowed_origins.begin(), options_.allowed_origins.end(), o) != options_.allowed_origins.end();
     bool same_machine = options_.loopback_bind && is_loopback_origin(o);
-    if (!listed && !same_machine) {
+    // A page this gateway served (the control UI) connecting back to it. On a loopback bind the
+    // Host check above already pinned Host to loopback; elsewhere a rebound name gains nothing
+    // (the page still needs the gateway's secret, which its origin's storage never held).
+    std::optional<std::string_view> host = request.header("host");
+    bool same_origin = host && is_same_origin(o, *host, options_.tls);
+    if (!listed && !same_machine && !same_origin) {
       return std::pair(403, "Forbidden: Origin \"" + o + "\" is not allowed (gateway.controlUi.allowedOrigins)\n");
     }
   }
@@ -81,7 +98,11 @@ void HttpFront::handle(const net::HttpRequest& request, std::shared_ptr<net::Res
                              "{\"ok\":true,\"name\":\"clawexec\",\"version\":\"" + options_.version + "\"}");
   }
   if (request.path != "/mcp") {
-    return response->respond(404, text_headers(), "Not Found: " + request.path + " (the MCP endpoint is /mcp)\n");
+    if (std::optional<UiResponse> ui = ui_response(request, options_.tls)) {
+      if (auto refusal = check_browser(request)) return response->respond(refusal->first, text_headers(), refusal->second);
+      return response->respond(ui->status, std::move(ui->headers), std::move(ui->body));
+    }
+    return response->respond(404, text_headers(), "Not Found: " + request.path + " (the MCP endpoint is /mcp, the control UI is /)\n");
   }
   if (auto refusal = check_browser(request)) return response->respond(refusal->first, text_headers(), refusal->second);
   int64_t now = steady_ms();

@@ -3,7 +3,8 @@
 // an authenticated endpoint passes first, in this order: the Host header on a loopback bind
 // (a browser tricked by DNS rebinding names a foreign host: 403), the Origin header (a browser
 // page from an origin not allowed: 403), the failed-auth limiter (429 with Retry-After), and
-// the shared secret (`Authorization: Bearer <token>`; 401 with WWW-Authenticate). WebSocket
+// the shared secret (`Authorization: Bearer <token>`; 401 with WWW-Authenticate). The control
+// UI's files (ui_http.h) pass the Host and Origin checks only. WebSocket
 // upgrades at `/` pass the Host and Origin checks and the limiter; their secret is in the
 // connect frame, whose failures count in the same limiter.
 
@@ -23,6 +24,7 @@ struct FrontOptions {
   config::GatewayRateLimit rate_limit;
   std::vector<std::string> allowed_origins;
   bool loopback_bind = true;
+  bool tls = false;  // the gateway serves https/wss (same-origin checks compare schemes)
   std::string version;
 };
 
@@ -30,6 +32,9 @@ struct FrontOptions {
 bool is_loopback_host(std::string_view host);
 /// True when `origin` (scheme://host[:port]) is a loopback origin.
 bool is_loopback_origin(std::string_view origin);
+/// True when `origin` is the request's own origin: the scheme this gateway serves and the
+/// request's Host (a page the gateway served, calling back home).
+bool is_same_origin(std::string_view origin, std::string_view host, bool tls);
 
 class HttpFront {
  public:

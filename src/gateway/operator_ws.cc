@@ -123,6 +123,7 @@ const std::vector<std::string>& OperatorHub::methods() {
                                              "clawexec.sessions.submit",
                                              "clawexec.sessions.paste",
                                              "clawexec.sessions.kill",
+                                             "clawexec.policy.explain",
                                              "node.list",
                                              "node.describe",
                                              "node.invoke",
@@ -372,6 +373,7 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
   if (method.rfind("node.", 0) == 0 || method.rfind("exec.approvals.node.", 0) == 0) return node_method(c, id, method, params);
   if (method.rfind("exec.approvals.", 0) == 0 || method.rfind("config.", 0) == 0) return admin_method(c, id, method, params);
   if (method.rfind("clawexec.sessions.", 0) == 0) return session_method(c, id, method, params);
+  if (method == "clawexec.policy.explain") return policy_method(c, id, params);
   if (method == "health") {
     return c->send(res_ok(id, json::Object{{"ok", true}, {"ts", epoch_ms()}, {"uptimeMs", steady_ms() - started_ms_}}));
   }

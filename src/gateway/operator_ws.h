@@ -73,6 +73,10 @@ struct OperatorOptions {
   std::function<void()> config_changed;
   /// The exec services whose sessions `clawexec.sessions.*` show and act on, by agent id.
   std::function<std::vector<std::pair<std::string, exec::ExecService*>>()> services;
+  /// The exec service of an agent, made on first use as for an MCP session
+  /// (`clawexec.policy.explain`); the gateway's default agent when none is named.
+  std::function<Result<exec::ExecService*>(const std::string& agent)> service_for;
+  std::string default_agent = "main";
   /// How often followed sessions are checked for new output.
   int64_t follow_interval_ms = 200;
   std::string version;
@@ -174,6 +178,7 @@ class OperatorHub : public exec::NodeInvoker {
   bool visible(const Connection& c, const ExternalApproval& a) const;
   void admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                     const json::Object& params);
+  void policy_method(const std::shared_ptr<Connection>& c, const std::string& id, const json::Object& params);
   void session_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                       const json::Object& params);
   void schedule_follow();

@@ -76,6 +76,40 @@ describe("exec.approvals.get/set", () => {
   });
 });
 
+describe("clawexec.policy.explain", () => {
+  test("an admin gets the policy report for an agent's command (nothing runs); bad params and other scopes are refused", async () => {
+    const admin = await operator(g, ["operator.admin"]);
+    let r = await admin.call("clawexec.policy.explain", { command: "ls /" });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.payload.agent, "main");
+    assert.equal(r.payload.analysisOk, true);
+    assert.deepEqual(r.payload.segments.map((s) => s.argv), [["ls", "/"]]);
+    assert.equal(r.payload.segments[0].resolvedPath, "/usr/bin/ls");
+    assert.equal(r.payload.security, "allowlist");
+    assert.equal(r.payload.decision, "ask");
+    assert.deepEqual(r.payload.allowAlways.patterns, ["/usr/bin/ls"]);
+    r = await admin.call("clawexec.policy.explain", { command: "touch /tmp/never-$(id -u)", agentId: "ops", cwd: "/tmp" });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.payload.agent, "ops");
+    assert.equal(r.payload.cwd, "/tmp");
+    assert.equal(r.payload.analysisOk, false);
+    assert.match(r.payload.reasons.join(" "), /command-substitution/);
+    assert.equal(existsSync(`/tmp/never-${process.getuid()}`), false, "explaining runs nothing");
+    r = await admin.call("clawexec.policy.explain", {});
+    assert.equal(r.error.message, "invalid clawexec.policy.explain params: command (non-empty string) required");
+    r = await admin.call("clawexec.policy.explain", { command: "ls", cwd: "/no/such/dir" });
+    assert.equal(r.error.message, "clawexec.policy.explain: cwd /no/such/dir is not a directory");
+    r = await admin.call("clawexec.policy.explain", { command: 1 });
+    assert.equal(r.error.message, "invalid clawexec.policy.explain params: command must be a string");
+    admin.ws.close();
+    const reader = await operator(g, ["operator.read", "operator.write"]);
+    r = await reader.call("clawexec.policy.explain", { command: "ls" });
+    assert.equal(r.error.code, "FORBIDDEN");
+    assert.equal(r.error.details.missingScope, "operator.admin");
+    reader.ws.close();
+  });
+});
+
 describe("config.get/config.patch (the exec subset)", () => {
   test("config.get shows tools.exec and the agents' tools.exec only, to operator.read", async () => {
     const reader = await operator(g, ["operator.read"]);

@@ -1,0 +1,167 @@
+// Showing untrusted text (commands, paths, warnings, command output) to a human, inertly and
+// visibly. Nothing here ever builds HTML from a string: every piece becomes a DOM text node
+// (textContent), and every character that could hide or reorder what is shown (C0/C1 controls,
+// DEL, bidi overrides and isolates, zero-width characters, line/paragraph separators) becomes a
+// marked, visible token such as ⟨U+202E⟩. Logs additionally render ANSI SGR colours as
+// classes; other escape sequences are dropped, and split sequences across chunks are carried.
+
+const NAMES = new Map([
+  [0x1b, "ESC"], [0x07, "BEL"], [0x08, "BS"], [0x0d, "CR"], [0x00, "NUL"], [0x7f, "DEL"],
+  [0x200b, "ZWSP"], [0x200c, "ZWNJ"], [0x200d, "ZWJ"], [0x2060, "WJ"], [0xfeff, "BOM"],
+  [0x200e, "LRM"], [0x200f, "RLM"], [0x061c, "ALM"], [0x202a, "LRE"], [0x202b, "RLE"],
+  [0x202c, "PDF"], [0x202d, "LRO"], [0x202e, "RLO"], [0x2066, "LRI"], [0x2067, "RLI"],
+  [0x2068, "FSI"], [0x2069, "PDI"], [0x2028, "LS"], [0x2029, "PS"], [0x00ad, "SHY"],
+]);
+
+/** True for a code point that must not be shown as itself. */
+export function isHidden(cp) {
+  return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || NAMES.has(cp) || (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfff9 && cp <= 0xfffb) ||
+    cp === 0x180e || (cp >= 0xe0000 && cp <= 0xe007f);
+}
+
+function marker(cp) {
+  const span = document.createElement("span");
+  span.className = "esc";
+  const hex = cp.toString(16).toUpperCase().padStart(4, "0");
+  span.textContent = `⟨${NAMES.get(cp) ?? "U+" + hex}⟩`;
+  span.title = `U+${hex}`;
+  return span;
+}
+
+/**
+ * Appends `text` to `parent` as text nodes, hidden characters as visible markers. With
+ * `lines`, "\n" and "\t" stay themselves (for <pre>).
+ */
+export function appendVisible(parent, text, { lines = false } = {}) {
+  let plain = "";
+  for (const ch of String(text ?? "")) {
+    const cp = ch.codePointAt(0);
+    if (isHidden(cp) && !(lines && (cp === 0x0a || cp === 0x09))) {
+      if (plain) parent.append(document.createTextNode(plain));
+      plain = "";
+      parent.append(marker(cp));
+    } else {
+      plain += ch;
+    }
+  }
+  if (plain) parent.append(document.createTextNode(plain));
+  return parent;
+}
+
+/** An element of `tag` (with `className`) holding `text` shown visibly. */
+export function visibleEl(tag, text, className = "", options = {}) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  return appendVisible(el, text, options);
+}
+
+/** Renders a stream of terminal output into a <pre>, chunk by chunk, with SGR colours. */
+export class AnsiRenderer {
+  constructor(target) {
+    this.target = target;
+    this.carry = "";
+    this.resetStyle();
+  }
+
+  resetStyle() {
+    this.bold = this.dim = this.italic = this.underline = false;
+    this.fg = null;
+    this.bg = null;
+  }
+
+  classes() {
+    const c = [];
+    if (this.bold) c.push("b");
+    if (this.dim) c.push("dim");
+    if (this.italic) c.push("i");
+    if (this.underline) c.push("u");
+    if (this.fg !== null) c.push(`f${this.fg}`);
+    if (this.bg !== null) c.push(`g${this.bg}`);
+    return c.join(" ");
+  }
+
+  sgr(params) {
+    const ps = params === "" ? [0] : params.split(";").map((p) => (p === "" ? 0 : Number(p)));
+    for (let i = 0; i < ps.length; i++) {
+      const p = ps[i];
+      if (p === 0) this.resetStyle();
+      else if (p === 1) this.bold = true;
+      else if (p === 2) this.dim = true;
+      else if (p === 3) this.italic = true;
+      else if (p === 4) this.underline = true;
+      else if (p === 22) this.bold = this.dim = false;
+      else if (p === 23) this.italic = false;
+      else if (p === 24) this.underline = false;
+      else if (p >= 30 && p <= 37) this.fg = p - 30;
+      else if (p === 39) this.fg = null;
+      else if (p >= 40 && p <= 47) this.bg = p - 40;
+      else if (p === 49) this.bg = null;
+      else if (p >= 90 && p <= 97) this.fg = p - 90 + 8;
+      else if (p >= 100 && p <= 107) this.bg = p - 100;
+      else if (p === 38 || p === 48) {
+        // 256-colour / true colour: map the 16 basic ones, skip the rest's arguments.
+        if (ps[i + 1] === 5) {
+          const n = ps[i + 2];
+          if (n < 16) p === 38 ? (this.fg = n) : (this.bg = n % 8);
+          i += 2;
+        } else if (ps[i + 1] === 2) {
+          i += 4;
+        }
+      }
+    }
+  }
+
+  /** Splits `data` into styled runs, skips non-SGR escape sequences; returns a fragment. */
+  render(data) {
+    const frag = document.createDocumentFragment();
+    let text = this.carry + data;
+    this.carry = "";
+    let run = "";
+    const flush = () => {
+      if (!run) return;
+      const cls = this.classes();
+      if (cls) frag.append(visibleEl("span", run, cls, { lines: true }));
+      else appendVisible(frag, run, { lines: true });
+      run = "";
+    };
+    let i = 0;
+    while (i < text.length) {
+      const ch = text[i];
+      if (ch === "\x1b") {
+        const rest = text.slice(i);
+        const csi = /^\x1b\[([0-?]*)([ -\/]*)([@-~])/.exec(rest);
+        const osc = /^\x1b\][^\x07\x1b]*(\x07|\x1b\\)/.exec(rest);
+        if (csi) {
+          flush();
+          if (csi[3] === "m" && csi[2] === "") this.sgr(csi[1]);
+          i += csi[0].length;
+          continue;
+        }
+        if (osc) {
+          i += osc[0].length;
+          continue;
+        }
+        if (rest.length < 64 && /^\x1b(\[[0-?]*[ -\/]*|\][^\x07\x1b]*|\x1b?)?$/.test(rest)) {
+          this.carry = rest;  // an unfinished sequence: wait for the next chunk
+          break;
+        }
+        run += ch;  // a lone ESC: shown as a marker
+        i += 1;
+        continue;
+      }
+      if (ch === "\r") {
+        if (text[i + 1] === "\n" || (i + 1 === text.length)) {
+          i += 1;  // CRLF reads as LF; a trailing CR waits to see
+          continue;
+        }
+        i += 1;  // a bare CR (progress bars) is dropped
+        continue;
+      }
+      run += ch;
+      i += 1;
+    }
+    flush();
+    return frag;
+  }
+}
