@@ -1,5 +1,6 @@
 // The control UI from another machine: the gateway bound to all interfaces and the page opened
-// at this machine's non-loopback address, so the gateway sees a remote peer. The page's
+// at a non-loopback address of this machine (the test's own veth, lib/netns.mjs, so every
+// machine has one), so the gateway sees a remote peer. The page's
 // device-less connect is refused (device identity required), it connects again with its
 // WebCrypto Ed25519 device (signed v2 proof, key in IndexedDB), shows "Pairing pending" with the
 // request, and once an operator approves that request on the Nodes page of a loopback UI it is
@@ -7,28 +8,24 @@
 // through a flag, as https would be.)
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { networkInterfaces } from "node:os";
 import { startGateway, operator } from "./lib/gateway.mjs";
 import { launchBrowser, login, screenshot } from "./lib/browser.mjs";
-
-function remoteAddress() {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  throw new Error("this machine has no non-loopback IPv4 address: the remote control UI test needs one");
-}
+import { makeLan } from "./lib/netns.mjs";
 
 let g;
+let lan;
 let browser;
 let remoteUrl;
 before(async () => {
+  lan = makeLan([]);
   g = await startGateway({ config: { gateway: { bind: "lan" } } });
-  remoteUrl = `http://${remoteAddress()}:${new URL(g.url).port}`;
+  remoteUrl = `http://${lan.clientIp}:${new URL(g.url).port}`;
   browser = await launchBrowser({ args: [`--unsafely-treat-insecure-origin-as-secure=${remoteUrl}`] });
 });
 after(async () => {
   await browser?.close();
   await g?.stop();
+  lan?.down();
 });
 
 describe("control UI from another machine", () => {
