@@ -51,6 +51,8 @@ const url = /listening on (http:\/\/\S+) /.exec(gw.stderr)[1];
 const token = readFileSync(join(gwState, "gateway", "token"), "utf8").trim();
 const node = start(["node", "run", "--port", new URL(url).port, "--token", token], nodeState);
 await until(() => /connected to gateway/.test(node.stderr));
+await sleep(1000);
+const liveRss = rssKb(node.child.pid);  // live and idle, before any command
 
 const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
 // Details (status, exitCode) come as structuredContent only to a client that asks for them.
@@ -99,7 +101,7 @@ async function stream(host) {
 }
 const streamNode = await stream("node");
 const streamGateway = await stream("gateway");
-const out = { n: N, execTrueHostNodeMs: viaNode, execTrueHostGatewayMs: onGateway, nodeIdleRssKb: idleRss, mb: MB, streamHostNode: streamNode, streamHostGateway: streamGateway };
+const out = { n: N, execTrueHostNodeMs: viaNode, execTrueHostGatewayMs: onGateway, nodeLiveRssKb: liveRss, nodeIdleRssKb: idleRss, mb: MB, streamHostNode: streamNode, streamHostGateway: streamGateway };
 await client.close();
 node.child.kill("SIGTERM");
 gw.child.kill("SIGTERM");
