@@ -381,6 +381,23 @@ describe("what the approval card shows (browser)", () => {
     await page.close();
   });
 
+  test("FINDING: the card does not show the environment the approved command will run with", async () => {
+    // The agent's env passes the gateway's denylist for names like GNUPGHOME or TMPDIR (gpg then
+    // trusts the agent's keyring: "gpg --verify release.sig" approved as harmless). The MCP
+    // approval record carries no env names at all (service_record), and approvals.js renders
+    // neither envKeys nor resolvedPath, so the operator approves a command without its context.
+    const page = await browser.page();
+    await login(page, g.url, g.token);
+    const a = await agent("ui-env");
+    const id = approvalId(await a.exec({ command: "echo env-shown", env: { GNUPGHOME: "/tmp/attacker-keyring" } }));
+    const el = await card(page, id);
+    const text = await el.evaluate((li) => li.textContent);
+    await el.$eval('button[data-decision="deny"]', (b) => b.click());
+    await a.close();
+    await page.close();
+    assert.match(text, /GNUPGHOME/, `the card ${JSON.stringify(text)} does not name the env the command gets`);
+  });
+
   test("FINDING: the sessions page's meta line shows an agent-chosen cwd raw (bidi override not marked)", async () => {
     const dir = join("/tmp", `clawexec-rlo-\u202Etxt.exe-${process.pid}`);
     mkdirSync(dir, { recursive: true });
