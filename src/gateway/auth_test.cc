@@ -86,10 +86,27 @@ TEST(GatewayFront, LoopbackHostsAndOrigins) {
   EXPECT_FALSE(is_loopback_origin("file://localhost"));
 }
 
+TEST(GatewayFront, AHostWhosePortIsNotAPortIsNotLoopback) {
+  EXPECT_FALSE(is_loopback_host("localhost:evil.com"));
+  EXPECT_FALSE(is_loopback_host("[::1].evil.com:18789"));
+  EXPECT_FALSE(is_loopback_host("[::1]evil:18789"));
+  EXPECT_FALSE(is_loopback_host("localhost:123456"));
+  EXPECT_FALSE(is_loopback_host("localhost:"));
+  EXPECT_FALSE(is_loopback_host("local host"));
+  EXPECT_FALSE(is_loopback_origin("http://localhost:18789.evil.com"));
+  EXPECT_TRUE(is_loopback_host("LOCALHOST:18789"));
+  EXPECT_TRUE(is_loopback_host("[::1]"));
+}
+
 TEST(SameOrigin, TheRequestsOwnSchemeAndHostOnly) {
   EXPECT_TRUE(is_same_origin("http://10.0.0.5:18789", "10.0.0.5:18789", false));
-  EXPECT_TRUE(is_same_origin("https://gw.example:18789", "GW.example:18789", true));
-  EXPECT_TRUE(is_same_origin("http://gw.example", "gw.example:80", false));
+  EXPECT_TRUE(is_same_origin("https://[fe80::1]:18789", "[FE80::1]:18789", true));
+  EXPECT_TRUE(is_same_origin("http://10.0.0.5", "10.0.0.5:80", false));
+  EXPECT_TRUE(is_same_origin("http://localhost:18789", "localhost:18789", false));
+  // A name could be rebound to the gateway by its owner: only gateway.controlUi.allowedOrigins admits one.
+  EXPECT_FALSE(is_same_origin("https://gw.example:18789", "GW.example:18789", true));
+  EXPECT_FALSE(is_same_origin("http://rebind.attacker.example:18789", "rebind.attacker.example:18789", false));
+  EXPECT_FALSE(is_same_origin("http://10.0.0.5:18789.evil", "10.0.0.5:18789.evil", false));
   EXPECT_FALSE(is_same_origin("https://10.0.0.5:18789", "10.0.0.5:18789", false));
   EXPECT_FALSE(is_same_origin("http://10.0.0.5:18790", "10.0.0.5:18789", false));
   EXPECT_FALSE(is_same_origin("http://evil.example:18789", "10.0.0.5:18789", false));

@@ -3,6 +3,8 @@
 #include "gateway/http_front.h"
 
 #include <algorithm>
+#include <boost/asio/ip/address.hpp>
+#include <optional>
 
 #include "base/strings.h"
 #include "base/time.h"
@@ -11,15 +13,44 @@
 namespace clawexec::gateway {
 namespace {
 
-// The host part of "host[:port]" or "[v6]:port", lower-cased.
-std::string host_part(std::string_view hostport) {
+// The host of "host[:port]" or "[v6][:port]", lower-cased; nullopt when the value is not that
+// shape (a port part that is not 1-5 digits, text after "]", characters no host name has), so
+// "localhost:evil" or "[::1].evil" are never read as loopback.
+std::optional<std::string> host_part(std::string_view hostport) {
   std::string h = ascii_lower(trim_ascii(hostport));
+  std::string host;
+  std::string_view rest;
   if (!h.empty() && h.front() == '[') {
     size_t close = h.find(']');
-    return close == std::string::npos ? h : h.substr(0, close + 1);
+    if (close == std::string::npos) return std::nullopt;
+    host = h.substr(0, close + 1);
+    rest = std::string_view(h).substr(close + 1);
+  } else {
+    size_t colon = h.find(':');
+    host = h.substr(0, colon);
+    if (colon != std::string::npos) rest = std::string_view(h).substr(colon);
+    if (host.empty() || host.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-_") != std::string::npos) {
+      return std::nullopt;
+    }
   }
-  size_t colon = h.find(':');
-  return colon == std::string::npos ? h : h.substr(0, colon);
+  if (!rest.empty()) {
+    std::string_view port = rest.substr(1);
+    if (rest.front() != ':' || port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos) {
+      return std::nullopt;
+    }
+  }
+  return host;
+}
+
+// An IP address written literally ("10.0.0.5", "[fe80::1]"): a name no DNS answer can rebind.
+bool is_ip_literal(const std::string& host) {
+  boost::system::error_code ec;
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    boost::asio::ip::make_address_v6(host.substr(1, host.size() - 2), ec);
+  } else {
+    boost::asio::ip::make_address_v4(host, ec);
+  }
+  return !ec;
 }
 
 net::Headers text_headers() { return {{"Content-Type", "text/plain; charset=utf-8"}}; }
@@ -27,7 +58,9 @@ net::Headers text_headers() { return {{"Content-Type", "text/plain; charset=utf-
 }  // namespace
 
 bool is_loopback_host(std::string_view host) {
-  std::string h = host_part(host);
+  std::optional<std::string> parsed = host_part(host);
+  if (!parsed) return false;
+  const std::string& h = *parsed;
   return h == "localhost" || h == "127.0.0.1" || h == "[::1]" || (h.size() > 10 && h.ends_with(".localhost"));
 }
 
@@ -44,7 +77,10 @@ bool is_loopback_origin(std::string_view origin) {
 
 bool is_same_origin(std::string_view origin, std::string_view host, bool tls) {
   std::string h = ascii_lower(trim_ascii(host));
-  if (h.empty()) return false;
+  std::optional<std::string> name = host_part(h);
+  // Only an address or loopback: a page on a DNS name (one an attacker could point at this
+  // gateway: DNS rebinding) must be listed in gateway.controlUi.allowedOrigins.
+  if (!name || (!is_ip_literal(*name) && !is_loopback_host(h))) return false;
   std::string o = ascii_lower(trim_ascii(origin));
   std::string scheme = tls ? "https://" : "http://";
   if (o == scheme + h) return true;
@@ -70,9 +106,8 @@ std::optional<std::pair<int, std::string>> HttpFront::check_browser(const net::H
     std::string o(trim_ascii(*origin));
     bool listed = std::find(options_.allowed_origins.begin(), options_.allowed_origins.end(), o) != options_.allowed_origins.end();
     bool same_machine = options_.loopback_bind && is_loopback_origin(o);
-    // A page this gateway served (the control UI) connecting back to it. On a loopback bind the
-    // Host check above already pinned Host to loopback; elsewhere a rebound name gains nothing
-    // (the page still needs the gateway's secret, which its origin's storage never held).
+    // A page this gateway served (the control UI) connecting back to it, opened at an address
+    // (is_same_origin refuses names: a rebound name would pass as its own origin).
     std::optional<std::string_view> host = request.header("host");
     bool same_origin = host && is_same_origin(o, *host, options_.tls);
     if (!listed && !same_machine && !same_origin) {
