@@ -47,8 +47,18 @@ std::string shown_lines(std::string_view text) { return term::escape_for_display
 // One of the exec services' approvals as the protocol carries it.
 json::Object service_record(const json::Object& a) {
   json::Object request;
-  for (std::string_view key : {"host", "agentId", "allowedDecisions", "security", "ask", "sessionKey"}) {
-    if (const json::Value* v = json::find(a, key)) request[key] = *v;
+  if (const json::Value* v = json::find(a, "allowedDecisions")) request["allowedDecisions"] = *v;
+  for (std::string_view key : {"host", "agentId", "security", "ask", "sessionKey", "resolvedPath"}) {
+    if (const json::Value* v = json::find(a, key); v && v->is_string()) request[key] = shown(v->get_string());
+  }
+  // The names of the environment the agent set for the command (never the values): what it runs
+  // with is part of what is approved (GNUPGHOME, TMPDIR, ... pass the denylist).
+  if (const json::Value* keys = json::find(a, "envKeys"); keys && keys->is_array()) {
+    json::Array names;
+    for (const json::Value& k : keys->get_array()) {
+      if (k.is_string()) names.emplace_back(shown(k.get_string()));
+    }
+    request["envKeys"] = std::move(names);
   }
   request["command"] = shown(str(a, "command"));
   if (const json::Value* cwd = json::find(a, "cwd"); cwd && cwd->is_string()) request["cwd"] = shown(cwd->get_string());
@@ -194,6 +204,15 @@ void OperatorHub::request_approval(const std::shared_ptr<Connection>& c, const s
     std::string given_cwd = str(p, "cwd");
     if (!given_cwd.empty() && given_cwd != str(*plan, "cwd")) return invalid("cwd does not match systemRunPlan.cwd");
     if (!options_.nodes || (!options_.nodes->approved(node_id) && !node_conns_.count(node_id))) return invalid("unknown nodeId");
+    // A grant runs the plan's argv, so the text shown must be that argv's own rendering, not a
+    // commandText the requester wrote beside it.
+    if (plan_argv.empty()) return invalid("systemRunPlan.argv is required for host=node");
+    std::string formatted = shell::format_exec_command(plan_argv);
+    if (std::string text = str(*plan, "commandText"); !text.empty() && text != formatted) {
+      return invalid("systemRunPlan.commandText does not match systemRunPlan.argv");
+    }
+    if (argv && *argv != plan_argv) return invalid("commandArgv does not match systemRunPlan.argv");
+    command = formatted;
   }
   if (!explicit_id.empty()) {
     bool taken = external_.count(explicit_id) > 0;
@@ -228,13 +247,13 @@ void OperatorHub::request_approval(const std::shared_ptr<Connection>& c, const s
   r["host"] = host.empty() ? json::Value(nullptr) : json::Value(shown(host));
   for (std::string_view key : {"security", "ask", "agentId", "sessionKey", "sessionId", "runId", "toolCallId", "resolvedPath"}) {
     std::string v = str(p, key);
-    r[key] = v.empty() ? json::Value(nullptr) : json::Value(v);
+    r[key] = v.empty() ? json::Value(nullptr) : json::Value(shown(v));  // the requester chose them
   }
   std::string warning = str(p, "warningText");
   r["warningText"] = warning.empty() ? json::Value(nullptr) : json::Value(shown_lines(warning));
   if (const json::Value* env = json::find(p, "env"); env && env->is_object() && !env->get_object().empty()) {
     json::Array keys;  // the names only: values never leave
-    for (const auto& kv : env->get_object()) keys.emplace_back(kv.key());
+    for (const auto& kv : env->get_object()) keys.emplace_back(shown(kv.key()));
     r["envKeys"] = std::move(keys);
   }
   r["allowedDecisions"] = frames::to_array(a->allowed);
@@ -356,8 +375,8 @@ void OperatorHub::approval_method(const std::shared_ptr<Connection>& c, const st
                                              {"agentId", a.request.at("agentId")},
                                              {"expiresAtMs", a.expires_at_ms}}));
     }
-    json::Object out{{"id", approval_id}, {"commandText", shown(str(*found, "command"))}, {"host", str(*found, "host")},
-                     {"nodeId", nullptr}, {"agentId", str(*found, "agentId")}};
+    json::Object out{{"id", approval_id}, {"commandText", shown(str(*found, "command"))}, {"host", shown(str(*found, "host"))},
+                     {"nodeId", nullptr}, {"agentId", shown(str(*found, "agentId"))}};
     if (const json::Value* n = json::find(*found, "nodeId"); n && n->is_string()) out["nodeId"] = *n;
     if (const json::Value* d = json::find(*found, "allowedDecisions")) out["allowedDecisions"] = *d;
     if (auto v = int_member(*found, "expiresAtMs")) out["expiresAtMs"] = *v;

@@ -51,9 +51,7 @@ export class ApprovalsPage {
     const li = document.createElement("li");
     li.className = "card approval";
     li.dataset.id = a.id;
-    const title = document.createElement("h3");
-    title.textContent = `${r.host ?? "gateway"} · agent ${r.agentId ?? "?"}`;
-    li.append(title);
+    li.append(visibleEl("h3", `${r.host ?? "gateway"} · agent ${r.agentId ?? "?"}`));
     li.append(visibleEl("code", r.command ?? "", "cmd"));
     const dl = document.createElement("dl");
     dl.className = "facts";
@@ -67,6 +65,9 @@ export class ApprovalsPage {
     fact("host", r.host);
     fact("node", r.nodeId);
     fact("agent", r.agentId);
+    fact("resolved", r.resolvedPath);
+    // The environment names the agent set: part of what runs (never the values).
+    if (Array.isArray(r.envKeys) && r.envKeys.length) fact("env", r.envKeys.join(", "));
     fact("security", r.security);
     fact("ask", r.ask);
     fact("id", a.id);

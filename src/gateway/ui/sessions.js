@@ -95,8 +95,9 @@ export class SessionsPage {
     const title = document.getElementById("session-title");
     title.replaceChildren();
     title.append(visibleEl("span", s.command ?? s.sessionId));
-    document.getElementById("session-meta").textContent =
-      `session ${s.sessionId} · agent ${s.agentId} · ${s.cwd ?? ""} · ${s.status}${s.pid ? " · pid " + s.pid : ""}`;
+    // The cwd and agent are the agent's choice: shown visibly (bidi and controls as markers).
+    document.getElementById("session-meta").replaceChildren(
+      visibleEl("span", `session ${s.sessionId} · agent ${s.agentId} · ${s.cwd ?? ""} · ${s.status}${s.pid ? " · pid " + s.pid : ""}`));
     document.getElementById("session-result").textContent = "";
     for (const tr of this.body.children) tr.setAttribute("aria-selected", String(tr.dataset.sessionId === s.sessionId));
     const ids = { sessionId: s.sessionId, agentId: s.agentId };
