@@ -16,6 +16,7 @@
 #include "env/host_env_policy.h"
 #include "hash/sha256.h"
 #include "shell/shell_wrappers.h"
+#include "shell/word.h"
 #include "sys/file_system.h"
 #include "sys/sys.h"
 #include "sys/whole_file.h"
@@ -90,31 +91,6 @@ int ask_rank(std::string_view a) { return a == "always" ? 2 : a == "on-miss" ? 1
 
 }  // namespace
 
-std::string format_exec_command(const std::vector<std::string>& argv) {
-  std::vector<std::string> words;
-  for (const std::string& arg : argv) {
-    if (arg.empty()) {
-      words.emplace_back("\"\"");
-      continue;
-    }
-    bool needs_quotes = std::any_of(arg.begin(), arg.end(), [](char c) {
-      return c == '"' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-    });
-    if (!needs_quotes) {
-      words.push_back(arg);
-      continue;
-    }
-    std::string quoted = "\"";
-    for (char c : arg) {
-      if (c == '"') quoted += '\\';
-      quoted += c;
-    }
-    quoted += '"';
-    words.push_back(std::move(quoted));
-  }
-  return join(words, " ");
-}
-
 std::variant<CommandRequest, InvokeError> resolve_command(const json::Object& params) {
   const json::Value* command = json::find(params, "command");
   std::optional<std::string> raw = optional_string(params, "rawCommand");
@@ -127,7 +103,7 @@ std::variant<CommandRequest, InvokeError> resolve_command(const json::Object& pa
     if (!v.is_string()) return invalid("command must be an array of strings");
     out.argv.emplace_back(v.get_string());
   }
-  out.command_text = format_exec_command(out.argv);
+  out.command_text = shell::format_exec_command(out.argv);
   if (std::optional<shell::ShellWrapper> w = shell::find_shell_wrapper(out.argv)) {
     out.shell_payload = w->payload;
     std::string trimmed(trim_ascii(w->payload));
@@ -179,7 +155,7 @@ std::variant<json::Object, InvokeError> prepare_plan(const json::Object& params,
     if (!digest.ok()) return invalid("SYSTEM_RUN_DENIED: approval requires a stable executable path");
     mutable_operand = json::Object{{"argvIndex", 0}, {"path", *pinned}, {"sha256", *digest}};
   }
-  std::string command_text = format_exec_command(argv);
+  std::string command_text = shell::format_exec_command(argv);
   json::Value preview = nullptr;
   if (command.preview && *command.preview != command_text) preview = *command.preview;
   auto nullable = [&](std::string_view key) -> json::Value {

@@ -33,13 +33,9 @@ std::optional<std::string> nonempty_string(const json::Object& object, std::stri
 /// looked up), as PATH lookup finds it (not resolved further).
 std::optional<std::string> find_in_path(const std::string& name, const std::string& path_env);
 
-/// OpenClaw's formatExecCommand: words joined by spaces; a word with white space or `"` is
-/// double-quoted (inner `"` escaped), an empty word is `""`.
-std::string format_exec_command(const std::vector<std::string>& argv);
-
 struct CommandRequest {
   std::vector<std::string> argv;
-  std::string command_text;                  // format_exec_command(argv)
+  std::string command_text;                  // shell::format_exec_command(argv)
   std::optional<std::string> shell_payload;  // the inline script of a shell wrapper
   std::optional<std::string> preview;        // the payload, trimmed, when it differs from the text
 };

@@ -9,6 +9,7 @@
 
 #include "hash/sha256.h"
 #include "node/pipeline_runner.h"
+#include "shell/word.h"
 
 namespace clawexec::node {
 namespace {
@@ -32,12 +33,12 @@ PrepareContext full_off(const std::string& cwd) {
 }
 
 TEST(FormatExecCommand, QuotesLikeOpenClaw) {
-  EXPECT_EQ(format_exec_command({"/bin/sh", "-lc", "ls -la"}), R"(/bin/sh -lc "ls -la")");
-  EXPECT_EQ(format_exec_command({"/bin/sh", "-lc", "pwd"}), "/bin/sh -lc pwd");
-  EXPECT_EQ(format_exec_command({"/usr/bin/uname", "-s"}), "/usr/bin/uname -s");
-  EXPECT_EQ(format_exec_command({"echo", "a\"b", ""}), R"(echo "a\"b" "")");
+  EXPECT_EQ(shell::format_exec_command({"/bin/sh", "-lc", "ls -la"}), R"(/bin/sh -lc "ls -la")");
+  EXPECT_EQ(shell::format_exec_command({"/bin/sh", "-lc", "pwd"}), "/bin/sh -lc pwd");
+  EXPECT_EQ(shell::format_exec_command({"/usr/bin/uname", "-s"}), "/usr/bin/uname -s");
+  EXPECT_EQ(shell::format_exec_command({"echo", "a\"b", ""}), R"(echo "a\"b" "")");
   // Backslashes are kept as they are (transcript, run-env-1).
-  EXPECT_EQ(format_exec_command({"/bin/sh", "-lc", R"(tr '\\0' a)"}), R"(/bin/sh -lc "tr '\\0' a")");
+  EXPECT_EQ(shell::format_exec_command({"/bin/sh", "-lc", R"(tr '\\0' a)"}), R"(/bin/sh -lc "tr '\\0' a")");
 }
 
 TEST(ResolveCommand, RawCommandMustBeTheTextOrThePayload) {

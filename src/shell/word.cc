@@ -225,6 +225,31 @@ std::string single_quote(std::string_view text) {
   return out;
 }
 
+std::string format_exec_command(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const std::string& arg : argv) {
+    if (!out.empty()) out += ' ';
+    if (arg.empty()) {
+      out += "\"\"";
+      continue;
+    }
+    bool needs_quotes = std::any_of(arg.begin(), arg.end(), [](char c) {
+      return c == '"' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    });
+    if (!needs_quotes) {
+      out += arg;
+      continue;
+    }
+    out += '"';
+    for (char c : arg) {
+      if (c == '"') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out;
+}
+
 std::string quote_if_needed(std::string_view text) {
   bool bare = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '@' ||

@@ -404,6 +404,13 @@ describe("exec host=node approvals", () => {
     assert.match(mismatched.error.message, /cwd does not match systemRunPlan\.cwd/);
     const nowhere = await requester.call("exec.approval.request", { commandArgv: plan.argv, systemRunPlan: plan, nodeId: "not-a-node", host: "node", timeoutMs: 60000 });
     assert.match(nowhere.error.message, /unknown nodeId/);
+    // The approver is shown the plan's argv as OpenClaw renders it: a commandText or commandArgv
+    // that says something else than the argv a grant would run is refused.
+    const relabelled = await requester.call("exec.approval.request", { systemRunPlan: { ...plan, commandText: "ls" }, nodeId, host: "node", timeoutMs: 60000 });
+    assert.equal(relabelled.ok, false);
+    assert.match(relabelled.error.message, /systemRunPlan\.commandText does not match systemRunPlan\.argv/);
+    const otherArgv = await requester.call("exec.approval.request", { commandArgv: ["/bin/true"], systemRunPlan: plan, nodeId, host: "node", timeoutMs: 60000 });
+    assert.match(otherArgv.error.message, /commandArgv does not match systemRunPlan\.argv/);
 
     const runParams = (argv) => ({ command: argv, rawCommand: "/usr/bin/id -u", systemRunPlan: plan, cwd: "/tmp", timeoutMs: 10000, agentId: "main", sessionKey: "agent:main:main", approved: true, approvalDecision: "allow-always", runId: approvalId });
     const other = await requester.call("node.invoke", { nodeId, command: "system.run", params: runParams(["/bin/rm", "-rf", "/tmp/x"]), timeoutMs: 20000, idempotencyKey: "r0" });
