@@ -6,8 +6,9 @@
 // the approval card (agent id in the card title, very long commands hiding their tail, control
 // and invisible characters), the sessions page's meta line, and double-submitting a decision.
 //
-// Tests whose name starts with "FINDING" fail against the current code: each is a hole the
-// review found (see the report on branch `review`).
+// Five of these failed when written, each a hole the review found and that is now closed: the
+// loose Host/Origin parser, the same-origin rule for rebound names, the raw agent id in the
+// card title, the env names missing from the card, and the raw cwd on the sessions page.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
@@ -192,11 +193,10 @@ describe("Origin and Host checks (loopback bind)", () => {
     assert.ok([400, 403].includes(none.status), `no Host: ${none.status}`);
   });
 
-  test("FINDING (hardening): an Origin/Host whose port part is not a port is not read as loopback", async () => {
-    // host_part() cuts at the first ':' (or after ']') and ignores what follows, so
-    // "localhost:evil" and "[::1].evil.com" are loopback.
-    // Browsers never send these, so this is not exploitable from a page today; it is the kind of
-    // laxity a later change (a proxy that rewrites Host, a new caller) turns into a bypass.
+  test("an Origin or Host whose port part is not a port is not read as loopback", async () => {
+    // A parser that cut at the first ':' (or after ']') and ignored the rest read
+    // "localhost:evil" and "[::1].evil.com" as loopback. Browsers never send these; a proxy
+    // that rewrites Host, or a new caller of the parser, could.
     for (const origin of [`http://localhost:${port}.evil.com`, `http://[::1]x.evil.com:${port}`]) {
       assert.equal(await upgradeStatus(g.wsUrl, { Origin: origin }), 403, origin);
     }
@@ -208,7 +208,7 @@ describe("Origin and Host checks (loopback bind)", () => {
 });
 
 describe("Origin and Host checks (non-loopback bind)", () => {
-  test("FINDING: DNS rebinding on a lan bind — a page on an attacker's name, rebound to the gateway, passes the same-origin rule", async () => {
+  test("DNS rebinding on a lan bind: a page on an attacker's name, rebound to the gateway, does not pass as the same origin", async () => {
     const lan = await startGateway({ config: { gateway: { bind: "lan" } } });
     try {
       const p = new URL(lan.url).port;
@@ -285,7 +285,7 @@ describe("what the approval card shows (browser)", () => {
   const card = (page, id, ms = 3000) => page.waitForSelector(`#approvals-list li[data-id="${id}"]`, { timeout: ms });
   const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/u;
 
-  test("FINDING: an agent id with a bidi override is shown raw in the card title", async () => {
+  test("an agent id with a bidi override is shown visibly in the card title", async () => {
     const page = await browser.page();
     await login(page, g.url, g.token);
     const op = await operator(g, ["operator.approvals"]);
@@ -381,11 +381,10 @@ describe("what the approval card shows (browser)", () => {
     await page.close();
   });
 
-  test("FINDING: the card does not show the environment the approved command will run with", async () => {
+  test("the card names the environment the approved command will run with", async () => {
     // The agent's env passes the gateway's denylist for names like GNUPGHOME or TMPDIR (gpg then
-    // trusts the agent's keyring: "gpg --verify release.sig" approved as harmless). The MCP
-    // approval record carries no env names at all (service_record), and approvals.js renders
-    // neither envKeys nor resolvedPath, so the operator approves a command without its context.
+    // trusts the agent's keyring: "gpg --verify release.sig" approved as harmless), so the card
+    // must name it for the operator to approve the command in its context.
     const page = await browser.page();
     await login(page, g.url, g.token);
     const a = await agent("ui-env");
@@ -398,7 +397,7 @@ describe("what the approval card shows (browser)", () => {
     assert.match(text, /GNUPGHOME/, `the card ${JSON.stringify(text)} does not name the env the command gets`);
   });
 
-  test("FINDING: the sessions page's meta line shows an agent-chosen cwd raw (bidi override not marked)", async () => {
+  test("the sessions page's meta line shows an agent-chosen cwd visibly (bidi override marked)", async () => {
     const dir = join("/tmp", `clawexec-rlo-\u202Etxt.exe-${process.pid}`);
     mkdirSync(dir, { recursive: true });
     const page = await browser.page();
