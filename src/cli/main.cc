@@ -88,6 +88,9 @@ int main(int argc, char** argv) {
   CLI::Option* gw_key_opt = gateway_cmd->add_option("--tls-key", gw_key, "TLS private key (PEM)");
   CLI::App* gateway_status_cmd = gateway_cmd->add_subcommand("status", "Where the running gateway listens and how to authenticate");
   gateway_status_cmd->add_flag("--json", gw_status_json, "Print the status as JSON");
+  bool dashboard_json = false;
+  CLI::App* dashboard_cmd = app.add_subcommand("dashboard", "Print the running gateway's control UI URL and how to log in");
+  dashboard_cmd->add_flag("--json", dashboard_json, "Print JSON {running, url, authMode, tokenFile, configPath, login}");
 
   clawexec::daemon::ExecOnceOptions once;
   std::vector<std::string> words;
@@ -162,6 +165,7 @@ int main(int argc, char** argv) {
     return clawexec::daemon::run_stdio_server(serve);
   }
   if (*gateway_status_cmd) return clawexec::daemon::gateway_status(gw_status_json);
+  if (*dashboard_cmd) return clawexec::daemon::gateway_dashboard(dashboard_json);
   if (*gateway_cmd) {
     if (*gw_port_opt) gw.port = gw_port;
     if (*gw_bind_opt) gw.bind = gw_bind;

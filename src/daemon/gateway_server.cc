@@ -41,7 +41,6 @@ namespace {
 constexpr std::chrono::seconds kShutdownDeadline{12};
 constexpr int64_t kConfigWatchMs = 1000;
 
-std::string status_file_path(const std::string& state_dir) { return state_dir + "/gateway/gateway.json"; }
 
 Result<gateway::GatewayCredential> credential_for(const config::GatewaySettings& s, const std::string& state_dir) {
   gateway::GatewayCredential c;
@@ -334,7 +333,7 @@ int run_gateway(const GatewayOptions& options) {
     return 1;
   }
   std::string url = url_of(settings.bind_address, http.port(), http.tls());
-  std::string status_path = status_file_path(state_dir);
+  std::string status_path = gateway_status_path(state_dir);
   {
     json::Object status{{"pid", static_cast<int64_t>(::getpid())},
                         {"url", url},
@@ -434,41 +433,6 @@ int run_gateway(const GatewayOptions& options) {
   if (mirror) mirror->stop();
   if (channel) channel->stop();
   ::unlink(status_path.c_str());
-  return 0;
-}
-
-int gateway_status(bool as_json) {
-  config::PathContext paths = config::process_path_context();
-  std::string path = status_file_path(config::resolve_state_dir(paths));
-  Result<std::string> text = sys::read_whole_file(path);
-  std::optional<json::Value> status = text.ok() ? json::parse(*text) : std::nullopt;
-  int64_t pid = 0;
-  if (status && status->is_object()) {
-    if (const json::Value* p = json::find(status->get_object(), "pid"); p && p->is_int64()) pid = p->get_int64();
-  }
-  bool running = pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0;
-  if (as_json) {
-    json::Object out = running ? status->get_object() : json::Object();
-    out["running"] = running;
-    std::printf("%s\n", json::serialize(out).c_str());
-    return running ? 0 : 1;
-  }
-  if (!running) {
-    std::printf("No gateway is running (no live gateway in %s). Start one with `clawexec gateway`.\n", path.c_str());
-    return 1;
-  }
-  auto str = [&](std::string_view key) {
-    const json::Value* v = json::find(status->get_object(), key);
-    return v && v->is_string() ? std::string(v->get_string()) : std::string();
-  };
-  std::printf("Gateway running (pid %lld) on %s\n", static_cast<long long>(pid), str("url").c_str());
-  std::printf("MCP endpoint: %s (streamable HTTP)\n", str("mcpUrl").c_str());
-  if (!str("tokenFile").empty()) {
-    std::printf("Auth: Authorization: Bearer <token>, the token is in %s\n", str("tokenFile").c_str());
-  } else {
-    std::printf("Auth: the %s configured in %s\n", str("authMode") == "password" ? "gateway.auth.password" : "gateway.auth.token",
-                str("configPath").c_str());
-  }
   return 0;
 }
 

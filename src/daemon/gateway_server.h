@@ -2,7 +2,8 @@
 // `clawexec gateway`: one long-running process, one port, serving agents MCP over streamable
 // HTTP at /mcp (each MCP session its own client of the agent's exec service), with the
 // gateway's pending approvals on the operator channel (`clawexec approvals ...`).
-// `clawexec gateway status` reads the status file the running gateway keeps.
+// `clawexec gateway status` and `clawexec dashboard` read the status file the running gateway
+// keeps (gateway_status.cc).
 
 #include <optional>
 #include <string>
@@ -20,8 +21,15 @@ struct GatewayOptions {
 /// Runs until SIGTERM/SIGINT; SIGHUP re-reads the gateway's settings. Returns the exit code.
 int run_gateway(const GatewayOptions& options);
 
+/// <state>/gateway/gateway.json: what the running gateway writes about itself (pid, url, auth).
+std::string gateway_status_path(const std::string& state_dir);
+
 /// `clawexec gateway status [--json]`: where the gateway listens and how to authenticate.
 /// Exit 0 when one is running, 1 when not.
 int gateway_status(bool json);
+
+/// `clawexec dashboard [--json]`: the running gateway's control UI URL and how to log in.
+/// Exit 0 when one is running, 1 when not.
+int gateway_dashboard(bool json);
 
 }  // namespace clawexec::daemon

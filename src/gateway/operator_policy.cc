@@ -4,9 +4,14 @@
 // a gateway command gets, the command read as the gateway's shell reads it, and the documented
 // JSON report (docs/policy.md, with `agent` and `cwd`). Admin only, like the approvals
 // document it reveals (which allowlist entry matched).
+//
+// `clawexec.policy.presets`: the presets `clawexec exec-policy preset <name>` knows, from the
+// same table (operator/exec_policy.h), so the allowlists editor offers exactly those values
+// and applies them through exec.approvals.set with its base hash. Read scope: they are constants.
 
 #include "exec/policy_gate.h"
 #include "gateway/operator_internal.h"
+#include "operator/exec_policy.h"
 #include "sys/sys.h"
 
 namespace clawexec::gateway {
@@ -38,6 +43,20 @@ void OperatorHub::policy_method(const std::shared_ptr<Connection>& c, const std:
     if (!live) return;
     live->send(res_ok(id, json::Value(exec::explain_policy(s->config(), command, dir, path))));
   });
+}
+
+void OperatorHub::presets_method(const std::shared_ptr<Connection>& c, const std::string& id, const json::Object& params) {
+  if (!params.empty()) {
+    return c->send(res_error(id, "INVALID_REQUEST", "invalid clawexec.policy.presets params: unexpected property '" +
+                                                        std::string(params.begin()->key()) + "'"));
+  }
+  json::Array presets;
+  for (const operator_ops::ExecPolicyPreset& p : operator_ops::exec_policy_presets()) {
+    json::Object o = operator_ops::to_json(p.change);
+    o["name"] = std::string(p.name);
+    presets.emplace_back(std::move(o));
+  }
+  c->send(res_ok(id, json::Object{{"presets", std::move(presets)}}));
 }
 
 }  // namespace clawexec::gateway

@@ -85,6 +85,8 @@ std::string_view required_scope(const std::string& method) {
   }
   if (method == "clawexec.sessions.kill") return "operator.write";
   if (method == "node.list" || method == "node.describe") return "operator.read";
+  if (method == "clawexec.security.audit" || method == "clawexec.doctor") return "operator.read";
+  if (method == "clawexec.policy.presets") return "operator.read";
   if (method == "node.invoke") return "operator.write";
   if (method.rfind("node.pair.", 0) == 0) return "operator.pairing";
   return "operator.admin";
@@ -124,6 +126,10 @@ const std::vector<std::string>& OperatorHub::methods() {
                                              "clawexec.sessions.paste",
                                              "clawexec.sessions.kill",
                                              "clawexec.policy.explain",
+                                             "clawexec.policy.presets",
+                                             "clawexec.security.audit",
+                                             "clawexec.doctor",
+                                             "clawexec.doctor.fix",
                                              "node.list",
                                              "node.describe",
                                              "node.invoke",
@@ -374,6 +380,8 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
   if (method.rfind("exec.approvals.", 0) == 0 || method.rfind("config.", 0) == 0) return admin_method(c, id, method, params);
   if (method.rfind("clawexec.sessions.", 0) == 0) return session_method(c, id, method, params);
   if (method == "clawexec.policy.explain") return policy_method(c, id, params);
+  if (method == "clawexec.policy.presets") return presets_method(c, id, params);
+  if (method == "clawexec.security.audit" || method.rfind("clawexec.doctor", 0) == 0) return audit_method(c, id, method, params);
   if (method == "health") {
     return c->send(res_ok(id, json::Object{{"ok", true}, {"ts", epoch_ms()}, {"uptimeMs", steady_ms() - started_ms_}}));
   }

@@ -179,6 +179,9 @@ class OperatorHub : public exec::NodeInvoker {
   void admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                     const json::Object& params);
   void policy_method(const std::shared_ptr<Connection>& c, const std::string& id, const json::Object& params);
+  void presets_method(const std::shared_ptr<Connection>& c, const std::string& id, const json::Object& params);
+  void audit_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                    const json::Object& params);
   void session_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                       const json::Object& params);
   void schedule_follow();

@@ -48,7 +48,7 @@ describe("operator WebSocket: handshake", () => {
       "exec.approvals.get", "exec.approvals.set", "config.get", "config.patch",
       "clawexec.sessions.list", "clawexec.sessions.log", "clawexec.sessions.follow", "clawexec.sessions.unfollow",
       "clawexec.sessions.write", "clawexec.sessions.sendKeys", "clawexec.sessions.submit", "clawexec.sessions.paste",
-      "clawexec.sessions.kill", "clawexec.policy.explain",
+      "clawexec.sessions.kill", "clawexec.policy.explain", "clawexec.policy.presets", "clawexec.security.audit", "clawexec.doctor", "clawexec.doctor.fix",
       "node.list", "node.describe", "node.invoke", "node.invoke.result", "node.event",
       "node.pair.list", "node.pair.approve", "node.pair.reject", "exec.approvals.node.get", "exec.approvals.node.set",
     ]);

@@ -2,7 +2,8 @@
 // and an agent's allowlist edited and saved into exec-approvals.json; a save based on a document
 // changed meanwhile is refused with the gateway's "reload and retry", and after Reload the
 // removal of the entry is saved. A node's document goes through exec.approvals.node.get/set to
-// the node (here a scripted node host answering as OpenClaw's does), with its base hash.
+// the node (here a scripted node host answering as OpenClaw's does), with its base hash. The
+// presets (clawexec.policy.presets, the CLI's table) fill the defaults and save like any edit.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -83,6 +84,55 @@ describe("exec approvals editor", () => {
     assert.equal(await page.$$eval("#explain-out img", (i) => i.length), 0);
     assert.ok(!(await page.textContent("#explain-out")).includes("\u202E"), "the override is shown as a token");
     await screenshot(page, "policy-explain");
+    assert.deepEqual(page.errors, []);
+    admin.ws.close();
+    await page.close();
+  });
+
+  test("a preset from clawexec.policy.presets fills the defaults; saved with the base hash; a stale one refused", async () => {
+    const reader = await operator(g, ["operator.read"]);
+    const r = await reader.call("clawexec.policy.presets", {});
+    assert.equal(r.ok, true, JSON.stringify(r));
+    // The table `clawexec exec-policy preset` applies (operator/exec_policy.cc).
+    assert.deepEqual(r.payload.presets, [
+      { host: "gateway", security: "full", ask: "off", askFallback: "full", name: "yolo" },
+      { host: "gateway", security: "allowlist", ask: "on-miss", askFallback: "deny", name: "cautious" },
+      { host: "gateway", security: "deny", ask: "off", askFallback: "deny", name: "deny-all" },
+    ]);
+    assert.equal((await reader.call("clawexec.policy.presets", { name: "x" })).error.message,
+      "invalid clawexec.policy.presets params: unexpected property 'name'");
+    reader.ws.close();
+
+    const page = await browser.page();
+    await login(page, g.url, g.token);
+    await page.click('nav a[data-page="policy"]');
+    await page.waitForSelector('#policy-preset option[value="deny-all"]', { state: "attached" });
+    await page.waitForSelector("#policy-defaults-security");
+    await page.selectOption("#policy-preset", "deny-all");
+    await page.click("#policy-apply-preset");
+    assert.equal(await page.inputValue("#policy-defaults-security"), "deny");
+    assert.equal(await page.inputValue("#policy-defaults-askFallback"), "deny");
+    // Changed meanwhile: the preset's save is refused like any stale save, nothing overwritten.
+    const admin = await operator(g, ["operator.admin"]);
+    const got = (await admin.call("exec.approvals.get", {})).payload;
+    const changed = structuredClone(got.file ?? { version: 1 });
+    changed.defaults = { ...(changed.defaults ?? {}), autoAllowSkills: true };
+    assert.equal((await admin.call("exec.approvals.set", got.exists ? { file: changed, baseHash: got.hash } : { file: changed })).ok, true);
+    await page.click("#policy-save");
+    await page.waitForFunction(() => /Saving failed: exec approvals changed; reload and retry/.test(document.getElementById("policy-result").textContent));
+    assert.notEqual(onDisk().defaults.security, "deny");
+
+    await page.click("#policy-reload");
+    await page.waitForFunction(() => document.getElementById("policy-defaults-autoAllowSkills")?.checked === true);
+    await page.selectOption("#policy-preset", "cautious");
+    await page.click("#policy-apply-preset");
+    await page.click("#policy-save");
+    await saved(page);
+    const doc = onDisk();
+    assert.equal(doc.defaults.security, "allowlist");
+    assert.equal(doc.defaults.ask, "on-miss");
+    assert.equal(doc.defaults.askFallback, "deny");
+    assert.equal(doc.defaults.autoAllowSkills, true, "the other writer's change is kept");
     assert.deepEqual(page.errors, []);
     admin.ws.close();
     await page.close();

@@ -1,9 +1,10 @@
 // The control UI's entry point: the login page (the gateway secret, kept in this tab's
 // sessionStorage only), the screens for an unreachable gateway, a refused secret (the
 // gateway's own text) and a pending pairing, the hash navigation between the approvals,
-// sessions, nodes and allowlists pages, and reconnects after the connection drops.
+// sessions, nodes, allowlists and audit pages, and reconnects after the connection drops.
 
 import { ApprovalsPage } from "./approvals.js";
+import { AuditPage } from "./audit.js";
 import * as device from "./device.js";
 import { Gateway } from "./gateway.js";
 import { NodesPage } from "./nodes.js";
@@ -23,7 +24,7 @@ function setState(text) {
 function showPage(name) {
   const loggedIn = gw !== null && pages !== null;
   if (!loggedIn) name = "login";
-  for (const p of ["login", "approvals", "sessions", "nodes", "policy"]) $(`page-${p}`).hidden = p !== name;
+  for (const p of ["login", "approvals", "sessions", "nodes", "policy", "audit"]) $(`page-${p}`).hidden = p !== name;
   for (const a of document.querySelectorAll("nav a")) {
     if (a.dataset.page === name) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
@@ -34,12 +35,13 @@ function showPage(name) {
     name === "sessions" ? pages.sessions.show() : pages.sessions.hide();
     name === "nodes" ? pages.nodes.show() : pages.nodes.hide();
     if (name === "policy") pages.policy.show();
+    if (name === "audit") pages.audit.show();
   }
 }
 
 function route() {
   const name = location.hash.replace(/^#/, "") || "approvals";
-  showPage(["approvals", "sessions", "nodes", "policy"].includes(name) ? name : "approvals");
+  showPage(["approvals", "sessions", "nodes", "policy", "audit"].includes(name) ? name : "approvals");
 }
 
 const EXPLAIN = {
@@ -95,6 +97,7 @@ async function login(kind, secret, { remembered = false } = {}) {
   pages.sessions = new SessionsPage(g);
   pages.nodes = new NodesPage(g);
   pages.policy = new PolicyPage(g);
+  pages.audit = new AuditPage(g);
   g.onclose = (ev) => {
     setState(`disconnected (${ev.code}); reconnecting…`);
     clearInterval(pages?.approvals?.timer);

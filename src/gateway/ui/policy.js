@@ -4,7 +4,9 @@
 // ("... changed; reload and retry") instead of overwritten. Defaults and each agent's
 // security / ask / askFallback / autoAllowSkills, and each agent's allowlist entries (pattern,
 // argPattern, source, last used) added and removed. The gateway validates the document. The
-// "what would happen" box asks clawexec.policy.explain about a typed command.
+// "what would happen" box asks clawexec.policy.explain about a typed command. A preset (the
+// ones `clawexec exec-policy preset` knows, listed by clawexec.policy.presets) fills the
+// defaults' security / ask / askFallback in the edited document; Save stores it as any edit.
 
 import { visibleEl } from "./text.js";
 
@@ -41,6 +43,7 @@ export class PolicyPage {
       ev.preventDefault();
       this.explain();
     };
+    $("policy-apply-preset").onclick = () => this.applyPreset();
     $("policy-add-agent").onclick = () => {
       const id = $("policy-new-agent").value.trim();
       if (!/^[A-Za-z0-9_.*-]{1,64}$/.test(id)) return ($("policy-result").textContent = "An agent id is letters, digits, '.', '_', '-' or '*'.");
@@ -67,7 +70,30 @@ export class PolicyPage {
     } catch {
       // node.list failing leaves the gateway target, which load() reports on.
     }
+    await this.loadPresets();
     await this.load();
+  }
+
+  async loadPresets() {
+    if (this.presets) return;
+    try {
+      this.presets = (await this.gw.call("clawexec.policy.presets", {})).presets ?? [];
+    } catch (err) {
+      $("policy-result").textContent = `Listing the presets failed: ${err.message}`;
+      return;
+    }
+    const describe = (p) => `${p.name}: security=${p.security} ask=${p.ask} askFallback=${p.askFallback}`;
+    $("policy-preset").replaceChildren(Object.assign(document.createElement("option"), { value: "", textContent: "(choose)" }),
+      ...this.presets.map((p) => Object.assign(document.createElement("option"), { value: p.name, textContent: describe(p) })));
+  }
+
+  applyPreset() {
+    const p = (this.presets ?? []).find((x) => x.name === $("policy-preset").value);
+    if (!p || !this.doc) return;
+    this.doc.defaults ??= {};
+    for (const key of ["security", "ask", "askFallback"]) if (p[key]) this.doc.defaults[key] = p[key];
+    this.render();
+    $("policy-result").textContent = `Preset ${p.name} applied to the defaults; not saved yet.`;
   }
 
   async load() {
