@@ -85,7 +85,6 @@ std::string_view required_scope(const std::string& method) {
   }
   if (method == "clawexec.sessions.kill") return "operator.write";
   if (method == "node.list" || method == "node.describe") return "operator.read";
-  if (method == "clawexec.security.audit" || method == "clawexec.doctor") return "operator.read";
   if (method == "clawexec.policy.presets") return "operator.read";
   if (method == "node.invoke") return "operator.write";
   if (method.rfind("node.pair.", 0) == 0) return "operator.pairing";

@@ -1,7 +1,8 @@
 // The audit page and the gateway methods behind it: clawexec.security.audit and clawexec.doctor
 // answer exactly what `clawexec security audit --json` and `clawexec doctor --json` print for the
-// same state dir (one implementation, two callers); viewing needs operator.read, the fix
-// (clawexec.doctor.fix) operator.admin, and it writes the scaffolded profile into the config.
+// same state dir (one implementation, two callers); they need operator.admin, as
+// exec.approvals.get does (the findings describe the approvals and config), and the fix
+// (clawexec.doctor.fix) writes the scaffolded profile into the config.
 // In headless Chromium the page lists each finding with its severity and fix text, shows
 // hostile text from the config inertly, and offers the fix only to an admin connection.
 import { describe, test, before, after } from "node:test";
@@ -47,27 +48,28 @@ const cli = (args) => {
 };
 
 describe("clawexec.security.audit and clawexec.doctor", () => {
-  test("answer what the CLI prints; read scope views, only admin fixes", async () => {
-    const reader = await operator(g, ["operator.read"]);
-    let r = await reader.call("clawexec.security.audit", {});
+  test("answer what the CLI prints; only admin views or fixes", async () => {
+    const admin = await operator(g, ["operator.admin"]);
+    let r = await admin.call("clawexec.security.audit", {});
     assert.equal(r.ok, true, JSON.stringify(r));
     assert.deepEqual(r.payload, cli(["security", "audit", "--json"]));
     const ids = r.payload.findings.map((f) => f.checkId);
     assert.ok(ids.includes("tools.exec.security_full_configured"), ids.join());
     assert.ok(ids.includes("tools.exec.safe_bin_trusted_dirs_writable"), ids.join());
-    r = await reader.call("clawexec.doctor", {});
+    r = await admin.call("clawexec.doctor", {});
     assert.equal(r.ok, true, JSON.stringify(r));
     assert.deepEqual(r.payload, cli(["doctor", "--json"]));
     assert.ok(r.payload.safeBinCoverage.hits.some((h) => h.bin === "myfilter" && h.kind === "missingProfile"));
-    r = await reader.call("clawexec.doctor.fix", {});
-    assert.equal(r.ok, false);
-    assert.equal(r.error.details.missingScope, "operator.admin");
-    r = await reader.call("clawexec.security.audit", { bogus: 1 });
+    r = await admin.call("clawexec.security.audit", { bogus: 1 });
     assert.equal(r.error.message, "invalid clawexec.security.audit params: unexpected property 'bogus'");
-    const approver = await operator(g, ["operator.approvals"]);
-    r = await approver.call("clawexec.security.audit", {});
-    assert.equal(r.error.details.missingScope, "operator.read");
-    for (const c of [reader, approver]) c.ws.close();
+    // The findings describe the approvals document and the config, which read scope cannot see.
+    const reader = await operator(g, ["operator.read", "operator.write", "operator.approvals"]);
+    for (const method of ["clawexec.security.audit", "clawexec.doctor", "clawexec.doctor.fix"]) {
+      r = await reader.call(method, {});
+      assert.equal(r.ok, false, method);
+      assert.equal(r.error.details.missingScope, "operator.admin", method);
+    }
+    for (const c of [admin, reader]) c.ws.close();
   });
 });
 
