@@ -10,11 +10,8 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { waitFor } from "./lib/harness.mjs";
-import { startGateway, connect, connectParams, openWs } from "./lib/gateway.mjs";
+import { startGateway, connect, connectParams, openWs, mcpAgent, approvalIdOf } from "./lib/gateway.mjs";
 import { launchBrowser, login, screenshot } from "./lib/browser.mjs";
 
 let g;
@@ -34,21 +31,7 @@ after(async () => {
   await g?.stop();
 });
 
-/** An MCP client of the gateway (an agent) that records its notifications. */
-async function agent(name, agentId = "main") {
-  const headers = { Authorization: `Bearer ${g.token}`, "X-OpenClaw-Agent-Id": agentId };
-  const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers } });
-  const client = new Client({ name, version: "1" }, { capabilities: {} });
-  const notes = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notes.push(String(n.params.data)));
-  await client.connect(transport);
-  return {
-    client,
-    notes,
-    exec: (args) => client.callTool({ name: "exec", arguments: args }),
-    close: () => client.close(),
-  };
-}
+const agent = (name, agentId = "main") => mcpAgent(g, name, agentId);
 
 /** Waits (at most `ms`) for the approval card of the pending approval `id`. */
 const card = (page, id, ms = 1000) => page.waitForSelector(`#approvals-list li[data-id="${id}"]`, { timeout: ms });
@@ -141,7 +124,7 @@ describe("approvals", () => {
     await login(page, g.url, g.token);
     const a = await agent("ui-allow");
     const r = await a.exec({ command: "printf 'ui-%s\\n' allowed-output" });
-    const id = r.structuredContent?.approvalId ?? /full ([0-9a-f-]{36})/.exec(r.content[0].text)[1];
+    const id = approvalIdOf(r);
     const el = await card(page, id);
     // The gateway's display escaping doubles the backslash that precedes "n".
     assert.match(await el.$eval("code.cmd", (c) => c.textContent), /^printf 'ui-%s\\\\n' allowed-output$/);

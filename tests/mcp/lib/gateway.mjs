@@ -6,6 +6,9 @@ import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import WebSocket from "ws";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CLAWEXEC, scratchDir, serverEnv, sleep, waitFor, assertNoSanitizerReport } from "./harness.mjs";
 
 /**
@@ -147,3 +150,20 @@ export function deviceConnect(device, challenge, opts = {}) {
     device: { id: device.id, publicKey: device.publicKey, signature, signedAt, nonce, ...(opts.override ?? {}) },
   };
 }
+
+/**
+ * An agent: an MCP client of gateway `g` acting for `agentId`, recording its notifications.
+ * Returns { client, notes, exec(args), close() }.
+ */
+export async function mcpAgent(g, name, agentId = "main") {
+  const headers = { Authorization: `Bearer ${g.token}`, "X-OpenClaw-Agent-Id": agentId };
+  const transport = new StreamableHTTPClientTransport(new URL(`${g.url}/mcp`), { requestInit: { headers } });
+  const client = new Client({ name, version: "1" }, { capabilities: {} });
+  const notes = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => notes.push(String(n.params.data)));
+  await client.connect(transport);
+  return { client, notes, exec: (args) => client.callTool({ name: "exec", arguments: args }), close: () => client.close() };
+}
+
+/** The pending approval's id in an exec result that asked for one. */
+export const approvalIdOf = (r) => r.structuredContent?.approvalId ?? /full ([0-9a-f-]{36})/.exec(r.content[0].text)[1];
