@@ -21,7 +21,8 @@ before(async () => {
     config: {
       tools: { exec: { security: "allowlist", ask: "on-miss", approvalRunningNoticeMs: 0 } },
       // The sessions test's agent runs without asking.
-      agents: { entries: { ops: { tools: { exec: { security: "full", ask: "off" } } } } },
+      // The highlighting test's agent has commandHighlighting on.
+      agents: { entries: { ops: { tools: { exec: { security: "full", ask: "off" } } }, lit: { tools: { exec: { commandHighlighting: true } } } } },
     },
   });
   browser = await launchBrowser();
@@ -232,6 +233,30 @@ describe("approvals", () => {
     await page.waitForSelector(`#resolved-list li[data-id="${id}"]`);
     assert.deepEqual(page.errors, []);
     await a.close();
+    await page.close();
+  });
+});
+
+describe("highlighting", () => {
+  test("with commandHighlighting the card emphasises each executable the analysis found, as text", async () => {
+    const page = await browser.page();
+    await login(page, g.url, g.token);
+    const a = await agent("ui-lit", "lit");
+    const command = "ls -la /tmp | grep -c x";
+    const id = approvalIdOf(await a.exec({ command }));
+    const el = await card(page, id);
+    assert.equal(await el.$eval("code.cmd", (c) => c.textContent), command);
+    assert.deepEqual(await el.$$eval("code.cmd b.exe", (bs) => bs.map((b) => b.textContent)), ["ls", "grep"]);
+    await el.$eval('button[data-decision="deny"]', (b) => b.click());
+    await page.waitForSelector(`#resolved-list li[data-id="${id}"] .outcome-deny`);
+    // Without the setting no spans come, and the command is one text.
+    const plain = await agent("ui-plain");
+    const id2 = approvalIdOf(await plain.exec({ command }));
+    const el2 = await card(page, id2);
+    assert.equal(await el2.$$eval("code.cmd b.exe", (bs) => bs.length), 0);
+    await el2.$eval('button[data-decision="deny"]', (b) => b.click());
+    await a.close();
+    await plain.close();
     await page.close();
   });
 });

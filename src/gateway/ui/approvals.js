@@ -1,6 +1,7 @@
 // The approvals page: a live queue of pending exec approvals, fed by the gateway's
 // exec.approval.requested / exec.approval.resolved events (one exec.approval.list at login and
-// after a reconnect; no polling). Each card shows the command, cwd, host, node, agent and
+// after a reconnect; no polling). Each card shows the command (its executables emphasised when
+// the gateway sends highlighting spans), cwd, host, node, agent and
 // warnings inertly (text.js), the time left counting down, and only the decisions the request
 // allows. A new approval while the tab is hidden raises a browser notification, once the
 // operator enabled them with a click.
@@ -8,6 +9,30 @@
 import { appendVisible, visibleEl } from "./text.js";
 
 const LABELS = { "allow-once": "Allow once", "allow-always": "Allow always", deny: "Deny" };
+
+/**
+ * The command as a <code>, with the executables the analysis found (`spans`: UTF-16
+ * [startIndex, endIndex) ranges, when commandHighlighting is on) in <b class="exe">. Every piece
+ * is text (appendVisible); spans that are out of order, overlap or run past the end are ignored.
+ */
+export function commandEl(command, spans) {
+  const code = document.createElement("code");
+  code.className = "cmd";
+  const text = String(command ?? "");
+  let at = 0;
+  for (const s of Array.isArray(spans) ? spans : []) {
+    const start = s?.startIndex;
+    const end = s?.endIndex;
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < at || end <= start || end > text.length) continue;
+    if (start > at) appendVisible(code, text.slice(at, start));
+    const exe = document.createElement("b");
+    exe.className = "exe";
+    code.append(appendVisible(exe, text.slice(start, end)));
+    at = end;
+  }
+  if (at < text.length) appendVisible(code, text.slice(at));
+  return code;
+}
 
 export class ApprovalsPage {
   constructor(gateway, { onCount }) {
@@ -52,7 +77,7 @@ export class ApprovalsPage {
     li.className = "card approval";
     li.dataset.id = a.id;
     li.append(visibleEl("h3", `${r.host ?? "gateway"} · agent ${r.agentId ?? "?"}`));
-    li.append(visibleEl("code", r.command ?? "", "cmd"));
+    li.append(commandEl(r.command, r.commandSpans));
     const dl = document.createElement("dl");
     dl.className = "facts";
     const fact = (name, value) => {
