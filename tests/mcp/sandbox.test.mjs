@@ -5,11 +5,48 @@
 // elevated follow the reference's table and texts.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { mkdirSync, writeFileSync, existsSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { CLAWEXEC, serverEnv, scratchDir, startServer, waitFor, sleep, isAlive, pollUntilExit } from "./lib/harness.mjs";
+
+/**
+ * Pids whose command line matches `re` and that run inside the sandbox whose holder is
+ * `holder` (in a pid namespace of the holder or its descendants, other than this test's own):
+ * this test's processes, never another's that runs the same command elsewhere on the machine.
+ */
+function sandboxProcesses(holder, re) {
+  const parent = new Map();
+  const args = new Map();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      args.set(Number(d), readFileSync(`/proc/${d}/cmdline`, "utf8").replaceAll("\0", " ").trim());
+    } catch {}
+  }
+  const ns = (pid) => {
+    try {
+      return readlinkSync(`/proc/${pid}/ns/pid`);
+    } catch {
+      return null;
+    }
+  };
+  const own = ns(process.pid);
+  const sandboxNs = new Set();
+  for (const pid of args.keys()) {
+    for (let p = pid, n = 0; p > 1 && n < 64; p = parent.get(p), n++) {
+      if (p === holder) {
+        const x = ns(pid);
+        if (x && x !== own) sandboxNs.add(x);
+        break;
+      }
+    }
+  }
+  return [...args].filter(([pid, a]) => re.test(a) && sandboxNs.has(ns(pid))).map(([pid]) => pid);
+}
 
 const sandboxed = (sandbox = {}, extra = {}) => ({
   ...extra,
@@ -321,12 +358,13 @@ describe("sandbox: process lifetime", () => {
     const s = await startServer({ config: sandboxed() });
     const bg = await run(s, "sleep 300", { background: true });
     assert.equal(bg.details.status, "running");
-    const { execSync } = await import("node:child_process");
     const listed = JSON.parse(spawnSync(CLAWEXEC, ["sandbox", "list", "--json"], { env: serverEnv(s.stateDir) }).stdout.toString());
     const holder = listed.sandboxes[0].holderPid;
-    const out = execSync(`ps -eo pid,args | grep -E 'sleep 300' | grep -v grep || true`).toString();
-    const pids = [holder, ...out.split("\n").filter(Boolean).map((l) => Number(l.trim().split(/\s+/)[0]))];
-    assert.ok(pids.length >= 2, out);
+    const sleeps = await waitFor(() => {
+      const found = sandboxProcesses(holder, /sleep 300/);
+      return found.length ? found : null;
+    }, 5000, `sleep 300 inside the sandbox of holder ${holder}`);
+    const pids = [holder, ...sleeps];
     await s.close(); // end of input: the server stops its sessions and its sandboxes
     await waitFor(async () => (await Promise.all(pids.map(isAlive))).every((a) => !a), 8000, "sandbox processes to die");
   });
@@ -339,11 +377,11 @@ describe("sandbox: process lifetime", () => {
       assert.equal(bg.details.status, "running");
       const holder = await run(s, "cat /proc/1/status | grep -i '^pid'");
       assert.match(holder.text, /Pid:\s+1/);
-      // Host pids of the sandbox's processes: children of bwrap.
-      const { execSync } = await import("node:child_process");
-      const out = execSync(`ps -eo pid,args | grep -E 'sleep 300|bwrap --unshare-user' | grep -v grep || true`).toString();
-      pids = out.split("\n").filter(Boolean).map((l) => Number(l.trim().split(/\s+/)[0]));
-      assert.ok(pids.length >= 2, out);
+      // Host pids of the sandbox's processes: its holder and the command, below the server.
+      const listed = JSON.parse(spawnSync(CLAWEXEC, ["sandbox", "list", "--json"], { env: serverEnv(s.stateDir) }).stdout.toString());
+      const holderPid = listed.sandboxes[0].holderPid;
+      pids = [holderPid, ...sandboxProcesses(holderPid, /sleep 300|bwrap --unshare-user/)];
+      assert.ok(pids.length >= 2, JSON.stringify(pids));
       process.kill(s.pid, "SIGKILL");
     } finally {
       await s.close();
