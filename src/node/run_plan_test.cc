@@ -39,6 +39,8 @@ TEST(FormatExecCommand, QuotesLikeOpenClaw) {
   EXPECT_EQ(shell::format_exec_command({"echo", "a\"b", ""}), R"(echo "a\"b" "")");
   // Backslashes are kept as they are (transcript, run-env-1).
   EXPECT_EQ(shell::format_exec_command({"/bin/sh", "-lc", R"(tr '\\0' a)"}), R"(/bin/sh -lc "tr '\\0' a")");
+  // JavaScript's \s: Unicode white space quotes a word too (OpenClaw's node and gateway agree).
+  EXPECT_EQ(shell::format_exec_command({"echo", "a\u00a0b", "c\u2028d", "\u00e9"}), "echo \"a\u00a0b\" \"c\u2028d\" \u00e9");
 }
 
 TEST(ResolveCommand, RawCommandMustBeTheTextOrThePayload) {

@@ -22,6 +22,7 @@
 #include "shell/dispatch_wrappers.h"
 #include "shell/executable.h"
 #include "shell/shell_wrappers.h"
+#include "shell/word.h"
 
 namespace clawexec::policy {
 namespace {
@@ -136,37 +137,6 @@ std::optional<ResolvedShellWrapper> resolve_shell_wrapper(const Argv& argv) {
   return ResolvedShellWrapper{std::move(c->argv), std::move(*payload), c->env_manipulated};
 }
 
-// formatShellWrapperArgv: tokens with white space or quotes double-quoted, "" for empty.
-std::string canonical_argv_text(const Argv& argv) {
-  std::string out;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    if (i > 0) out += ' ';
-    const std::string& a = argv[i];
-    if (a.empty()) {
-      out += "\"\"";
-      continue;
-    }
-    bool quote = a.find('"') != std::string::npos;
-    for (size_t k = 0; !quote && k < a.size();) {
-      char32_t cp = 0;
-      size_t n = decode_utf8(std::string_view(a).substr(k), cp);
-      if (is_js_whitespace(cp)) quote = true;
-      k += n == 0 ? 1 : n;
-    }
-    if (!quote) {
-      out += a;
-      continue;
-    }
-    out += '"';
-    for (char ch : a) {
-      if (ch == '"') out += '\\';
-      out += ch;
-    }
-    out += '"';
-  }
-  return out;
-}
-
 // startupWrapperRequiresFullArgv for POSIX-family shells.
 bool startup_blocks_binding(const Argv& argv, std::string_view base, bool legacy_sh_lc_allowed) {
   if (base == "fish" && detail::has_fish_init_command_option(argv)) return true;
@@ -276,7 +246,7 @@ ShellWrapperCommand extract_shell_wrapper_command(const Argv& argv,
   if (family == Family::kPosix && base == "fish" && detail::has_fish_attached_command_option(r->argv))
     return {true, std::nullopt};
   const bool raw_is_payload = raw && *raw == r->payload;
-  const bool raw_is_canonical = raw && *raw == canonical_argv_text(r->argv);
+  const bool raw_is_canonical = raw && *raw == shell::format_exec_command(r->argv);
   if (family == Family::kPosix &&
       startup_blocks_binding(r->argv, base, raw_is_payload || raw_is_canonical)) {
     return {true, std::nullopt};

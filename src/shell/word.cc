@@ -227,23 +227,29 @@ std::string single_quote(std::string_view text) {
 
 std::string format_exec_command(const std::vector<std::string>& argv) {
   std::string out;
-  for (const std::string& arg : argv) {
-    if (!out.empty()) out += ' ';
-    if (arg.empty()) {
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (i > 0) out += ' ';
+    const std::string& a = argv[i];
+    if (a.empty()) {
       out += "\"\"";
       continue;
     }
-    bool needs_quotes = std::any_of(arg.begin(), arg.end(), [](char c) {
-      return c == '"' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-    });
-    if (!needs_quotes) {
-      out += arg;
+    // JavaScript's /\s|"/: any Unicode white space (U+00A0, U+2028, ...), not only ASCII.
+    bool quote = a.find('"') != std::string::npos;
+    for (size_t k = 0; !quote && k < a.size();) {
+      char32_t cp = 0;
+      size_t n = decode_utf8(std::string_view(a).substr(k), cp);
+      if (is_js_whitespace(cp)) quote = true;
+      k += n == 0 ? 1 : n;
+    }
+    if (!quote) {
+      out += a;
       continue;
     }
     out += '"';
-    for (char c : arg) {
-      if (c == '"') out += '\\';
-      out += c;
+    for (char ch : a) {
+      if (ch == '"') out += '\\';
+      out += ch;
     }
     out += '"';
   }

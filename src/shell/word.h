@@ -86,9 +86,10 @@ std::string single_quote(std::string_view text);
 /// its own argv into a command.
 std::string quote_if_needed(std::string_view text);
 
-/// OpenClaw's formatExecCommand, how a node run's argv is shown (`commandText`): words joined
-/// by spaces; a word with white space or `"` is double-quoted (inner `"` escaped), an empty
-/// word is `""`.
+/// OpenClaw's formatExecCommand (and formatShellWrapperArgv, the same rule): how a node run's
+/// argv is shown (`commandText`) and a shell wrapper's canonical text. Words joined by spaces; a
+/// word with white space (JavaScript's \s, Unicode included) or `"` is double-quoted (inner `"`
+/// escaped), an empty word is `""`.
 std::string format_exec_command(const std::vector<std::string>& argv);
 
 /// True when text contains an unescaped *, ?, [..] or {..} (quotes are not considered:
