@@ -53,15 +53,18 @@ bool is_ip_literal(const std::string& host) {
   return !ec;
 }
 
+// A host (as host_part returns it) that names this machine's loopback.
+bool is_loopback_name(const std::string& h) {
+  return h == "localhost" || h == "127.0.0.1" || h == "[::1]" || (h.size() > 10 && h.ends_with(".localhost"));
+}
+
 net::Headers text_headers() { return {{"Content-Type", "text/plain; charset=utf-8"}}; }
 
 }  // namespace
 
 bool is_loopback_host(std::string_view host) {
   std::optional<std::string> parsed = host_part(host);
-  if (!parsed) return false;
-  const std::string& h = *parsed;
-  return h == "localhost" || h == "127.0.0.1" || h == "[::1]" || (h.size() > 10 && h.ends_with(".localhost"));
+  return parsed && is_loopback_name(*parsed);
 }
 
 bool is_loopback_origin(std::string_view origin) {
@@ -80,7 +83,7 @@ bool is_same_origin(std::string_view origin, std::string_view host, bool tls) {
   std::optional<std::string> name = host_part(h);
   // Only an address or loopback: a page on a DNS name (one an attacker could point at this
   // gateway: DNS rebinding) must be listed in gateway.controlUi.allowedOrigins.
-  if (!name || (!is_ip_literal(*name) && !is_loopback_host(h))) return false;
+  if (!name || (!is_ip_literal(*name) && !is_loopback_name(*name))) return false;
   std::string o = ascii_lower(trim_ascii(origin));
   std::string scheme = tls ? "https://" : "http://";
   if (o == scheme + h) return true;
