@@ -60,13 +60,14 @@ json::Object service_record(const json::Object& a) {
     }
     request["envKeys"] = std::move(names);
   }
-  std::string command = str(a, "command");
-  request["command"] = shown(command);
+  const std::string command = str(a, "command");
+  const std::string shown_command = shown(command);
   // Highlighting spans index the command as it was analysed: passed on only when the text
   // shown is that text (escaping moved nothing).
-  if (const json::Value* spans = json::find(a, "commandSpans"); spans && spans->is_array() && shown(command) == command) {
+  if (const json::Value* spans = json::find(a, "commandSpans"); spans && spans->is_array() && shown_command == command) {
     request["commandSpans"] = *spans;
   }
+  request["command"] = shown_command;
   if (const json::Value* cwd = json::find(a, "cwd"); cwd && cwd->is_string()) request["cwd"] = shown(cwd->get_string());
   if (const json::Value* w = json::find(a, "warningText"); w && w->is_string()) request["warningText"] = shown_lines(w->get_string());
   const json::Value* node = json::find(a, "nodeId");
