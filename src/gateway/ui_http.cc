@@ -42,6 +42,7 @@ net::Headers security_headers(const net::HttpRequest& request, bool tls) {
 
 const UiAsset* find_asset(std::string_view path) {
   if (path == "/" || path == "/index.html" || path == "/ui" || path == "/ui/") path = "/ui/index.html";
+  if (path == "/favicon.ico") path = "/ui/icon.svg";  // browsers ask for it whatever the page links
   for (const UiAsset& a : ui_assets()) {
     if (a.path == path) return &a;
   }
@@ -66,7 +67,7 @@ bool etag_matches(std::string_view header, std::string_view etag) {
 
 std::optional<UiResponse> ui_response(const net::HttpRequest& request, bool tls) {
   const bool ui_path = request.path == "/" || request.path == "/index.html" || request.path == "/ui" ||
-                       request.path.starts_with("/ui/");
+                       request.path == "/favicon.ico" || request.path.starts_with("/ui/");
   if (!ui_path) return std::nullopt;
   UiResponse r;
   r.headers = security_headers(request, tls);

@@ -45,6 +45,17 @@ TEST(UiHttp, RootServesThePageWithStrictSecurityHeaders) {
   EXPECT_EQ(header(*r, "Set-Cookie"), "");
 }
 
+TEST(UiHttp, FaviconIsTheEmbeddedIconNotA404) {
+  std::optional<UiResponse> r = ui_response(get("/favicon.ico"), false);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(header(*r, "Content-Type"), "image/svg+xml");
+  EXPECT_NE(r->body.find("<svg"), std::string::npos);
+  std::optional<UiResponse> page = ui_response(get("/"), false);
+  ASSERT_TRUE(page);
+  EXPECT_NE(page->body.find("rel=\"icon\" href=\"/ui/icon.svg\""), std::string::npos);
+}
+
 TEST(UiHttp, TlsGatewayNamesTheWssSchemeInTheCsp) {
   std::optional<UiResponse> r = ui_response(get("/"), true);
   ASSERT_TRUE(r);

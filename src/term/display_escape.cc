@@ -17,6 +17,7 @@
 
 #include "term/text_scan.h"
 #include "term/unicode_format.h"
+#include "term/unicode_marks.h"
 
 namespace clawexec::term {
 namespace {
@@ -48,6 +49,11 @@ bool is_variation_selector(char32_t cp) { return (cp >= 0xFE00 && cp <= 0xFE0F) 
 bool selects_a_variant_of(char32_t previous) {
   return previous >= 0x80 || (previous >= '0' && previous <= '9') || previous == '#' || previous == '*';
 }
+
+// Combining marks shown in a row after one character. Real text stacks two or three (Vietnamese
+// tone over a vowel mark, Tibetan stacks); a longer stack is drawn far above or below its line
+// and can cover what the operator needs to read, so the marks past this many are escaped.
+constexpr int kMaxStackedMarks = 4;
 
 bool is_escaped_code_point(char32_t cp, DisplayStyle style) {
   if (cp == '\n') return style == DisplayStyle::kField;
@@ -112,6 +118,7 @@ std::string escape_for_display(std::string_view text, DisplayStyle style) {
   std::string out;
   out.reserve(text.size());
   char32_t shown_before = 0;  // the previous character if it was shown as itself, else 0
+  int stacked_marks = 0;      // combining marks shown since that character's base
   size_t i = 0;
   while (i < text.size()) {
     const unsigned char byte = static_cast<unsigned char>(text[i]);
@@ -119,6 +126,7 @@ std::string escape_for_display(std::string_view text, DisplayStyle style) {
       out += static_cast<char>(byte);
       if (byte == '\\' && backslash_needs_doubling(text, i + 1, style)) out += '\\';
       shown_before = byte;
+      stacked_marks = 0;
       ++i;
       continue;
     }
@@ -126,13 +134,20 @@ std::string escape_for_display(std::string_view text, DisplayStyle style) {
     if (s.kind == Utf8Step::Kind::kInvalid) {
       for (size_t k = 0; k < s.length; ++k) append_hex_byte(out, static_cast<unsigned char>(text[i + k]));
       shown_before = 0;
+      stacked_marks = 0;
     } else if (is_escaped_code_point(s.cp, style) ||
-               (is_variation_selector(s.cp) && !selects_a_variant_of(shown_before))) {
+               (is_variation_selector(s.cp) && !selects_a_variant_of(shown_before)) ||
+               // a mark with no base shown before it would be drawn over the text around the
+               // value (a quote, the previous escape); one past the stack limit over its line
+               (is_combining_mark(s.cp) && !is_variation_selector(s.cp) &&
+                (shown_before == 0 || stacked_marks >= kMaxStackedMarks))) {
       append_escape(out, s.cp);
       shown_before = 0;
+      stacked_marks = 0;
     } else {
       out.append(text.substr(i, s.length));
       shown_before = s.cp;
+      stacked_marks = is_combining_mark(s.cp) ? stacked_marks + 1 : 0;
     }
     i += s.length;
   }

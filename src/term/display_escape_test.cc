@@ -123,6 +123,29 @@ TEST(EscapeForDisplay, VariationSelectorsStayOnlyWhereTheySelectAVariant) {
   EXPECT_EQ(escape_for_display(utf8(0x202E) + utf8(0xFE0F)), "\\u{202E}\\u{FE0F}") << "after an escaped character";
 }
 
+TEST(EscapeForDisplay, AStackOfCombiningMarksIsCutToAFewShownMarks) {
+  // Vietnamese "ệ" written with two marks, and a Devanagari syllable, are ordinary text.
+  const std::string vietnamese = "e" + utf8(0x0323) + utf8(0x0302);
+  EXPECT_EQ(escape_for_display(vietnamese), vietnamese);
+  const std::string devanagari = utf8(0x0915) + utf8(0x094D) + utf8(0x0937);
+  EXPECT_EQ(escape_for_display(devanagari), devanagari);
+  // "Zalgo" text: forty marks over one letter would be drawn across the lines around it.
+  std::string zalgo = "a";
+  for (int i = 0; i < 40; ++i) zalgo += utf8(0x0336);
+  std::string shown = escape_for_display("rm " + zalgo + " ok");
+  std::string expected = "rm a" + utf8(0x0336) + utf8(0x0336) + utf8(0x0336) + utf8(0x0336);
+  for (int i = 4; i < 40; ++i) expected += "\\u{0336}";
+  EXPECT_EQ(shown, expected + " ok");
+  // The count starts again at the next base character.
+  EXPECT_EQ(escape_for_display("a" + utf8(0x0301) + "b" + utf8(0x0301)), "a" + utf8(0x0301) + "b" + utf8(0x0301));
+  // A mark with no base shown before it (the start of the value, after an escape) is escaped:
+  // it would be drawn over the quote or the escape before it.
+  EXPECT_EQ(escape_for_display(utf8(0x0338) + "x"), "\\u{0338}x");
+  EXPECT_EQ(escape_for_display(utf8(0x202E) + utf8(0x20DD)), "\\u{202E}\\u{20DD}");
+  EXPECT_TRUE(is_display_safe("e" + utf8(0x0301)));
+  EXPECT_FALSE(is_display_safe(zalgo));
+}
+
 TEST(EscapeForDisplay, InvalidUtf8IsShownByteForByte) {
   EXPECT_EQ(escape_for_display("a\xff" "b"), "a\\xffb");
   EXPECT_EQ(escape_for_display("\xc0\xaf"), "\\xc0\\xaf") << "overlong slash";

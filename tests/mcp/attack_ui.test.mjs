@@ -348,6 +348,23 @@ describe("what the approval card shows (browser)", () => {
     await page.close();
   });
 
+  test("a stack of combining marks (Zalgo) cannot draw over the card: marks past a short stack are markers", async () => {
+    const page = await browser.page();
+    await login(page, g.url, g.token);
+    const a = await agent("ui-zalgo");
+    const command = `echo a${"\u0336\u0489\u0310".repeat(30)} ; rm -rf ~/.ssh`;
+    const id = approvalIdOf(await a.exec({ command }));
+    const el = await card(page, id);
+    const shown = await el.$eval("code.cmd", (c) => c.textContent);
+    assert.doesNotMatch(shown, /[\p{Mn}\p{Me}]{5}/u, `more than four marks in a row are drawn: ${JSON.stringify(shown.slice(0, 80))}`);
+    assert.match(shown, /rm -rf ~\/\.ssh/);
+    // The gateway escapes them before the page: what it sends already shows \u{0336} visibly.
+    assert.match(shown, /\\u\{0336\}/);
+    await el.$eval('button[data-decision="deny"]', (b) => b.click());
+    await a.close();
+    await page.close();
+  });
+
   test("double-clicking Allow once sends one decision; the card's buttons are the request's allowed decisions only", async () => {
     const page = await browser.page();
     const sent = [];

@@ -1,9 +1,10 @@
 // Showing untrusted text (commands, paths, warnings, command output) to a human, inertly and
 // visibly. Nothing here ever builds HTML from a string: every piece becomes a DOM text node
 // (textContent), and every character that could hide or reorder what is shown (C0/C1 controls,
-// DEL, bidi overrides and isolates, zero-width characters, line/paragraph separators) becomes a
-// marked, visible token such as ⟨U+202E⟩. Logs additionally render ANSI SGR colours as
-// classes; other escape sequences are dropped, and split sequences across chunks are carried.
+// DEL, bidi overrides and isolates, zero-width characters, line/paragraph separators, combining
+// marks past a short stack) becomes a marked, visible token such as ⟨U+202E⟩. Logs additionally
+// render ANSI SGR colours as classes; other escape sequences are dropped, and split sequences
+// across chunks are carried.
 
 const NAMES = new Map([
   [0x1b, "ESC"], [0x07, "BEL"], [0x08, "BS"], [0x0d, "CR"], [0x00, "NUL"], [0x7f, "DEL"],
@@ -18,6 +19,18 @@ export function isHidden(cp) {
   return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || NAMES.has(cp) || (cp >= 0x202a && cp <= 0x202e) ||
     (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfff9 && cp <= 0xfffb) ||
     cp === 0x180e || (cp >= 0xe0000 && cp <= 0xe007f);
+}
+
+// Combining marks drawn over the character before them: a few in a row are ordinary text, a
+// long stack ("Zalgo") is drawn across the lines around it and can cover what must be read, and
+// a mark with no base would be drawn over the text before the value. Those become markers, as
+// the gateway's display escaping does (term/display_escape.cc). Variation selectors, which
+// are marks too, only pick an emoji or text form and are left alone.
+const MAX_STACKED_MARKS = 4;
+const STACKING_MARK = /^[\p{Mn}\p{Me}]$/u;
+
+function isStackingMark(ch, cp) {
+  return cp >= 0x300 && !(cp >= 0xfe00 && cp <= 0xfe0f) && !(cp >= 0xe0100 && cp <= 0xe01ef) && STACKING_MARK.test(ch);
 }
 
 function marker(cp) {
@@ -35,14 +48,22 @@ function marker(cp) {
  */
 export function appendVisible(parent, text, { lines = false } = {}) {
   let plain = "";
+  let based = false;  // the previous character was shown as itself (a mark has a base)
+  let stacked = 0;    // combining marks shown on that base
   for (const ch of String(text ?? "")) {
     const cp = ch.codePointAt(0);
-    if (isHidden(cp) && !(lines && (cp === 0x0a || cp === 0x09))) {
+    const mark = isStackingMark(ch, cp);
+    if ((isHidden(cp) && !(lines && (cp === 0x0a || cp === 0x09))) ||
+        (mark && (!based || stacked >= MAX_STACKED_MARKS))) {
       if (plain) parent.append(document.createTextNode(plain));
       plain = "";
       parent.append(marker(cp));
+      based = false;
+      stacked = 0;
     } else {
       plain += ch;
+      based = true;
+      stacked = mark ? stacked + 1 : 0;
     }
   }
   if (plain) parent.append(document.createTextNode(plain));
