@@ -9,9 +9,11 @@
 namespace clawexec::exec {
 namespace {
 
+}  // namespace
+
 // normalizeNodeKey: lowercase, every run of characters other than letters and digits becomes
 // one "-", no leading or trailing "-". Bytes of multi-byte UTF-8 characters count as letters.
-std::string normalize_key(const std::string& value) {
+std::string node_name_key(const std::string& value) {
   std::string out;
   bool dash = false;
   for (char c : ascii_lower(value)) {
@@ -26,6 +28,8 @@ std::string normalize_key(const std::string& value) {
   }
   return out;
 }
+
+namespace {
 
 std::string label_of(const NodeSummary& n) {
   return !n.display_name.empty() ? n.display_name : !n.remote_ip.empty() ? n.remote_ip : n.node_id;
@@ -53,10 +57,10 @@ Result<std::string> resolve_id(const std::vector<const NodeSummary*>& nodes, con
     }
   }
   if (best.empty()) {
-    std::string normalized = normalize_key(q);
+    std::string normalized = node_name_key(q);
     int top = 0;
     for (const NodeSummary* n : nodes) {
-      std::string name = n->display_name.empty() ? std::string() : normalize_key(n->display_name);
+      std::string name = n->display_name.empty() ? std::string() : node_name_key(n->display_name);
       int score = !name.empty() && name == normalized ? 2000 : (q.size() >= 6 && n->node_id.rfind(q, 0) == 0) ? 1000 : 0;
       if (score > top) {
         top = score;

@@ -32,6 +32,10 @@ Result<NodeSummary> select_node(const std::vector<NodeSummary>& nodes, const std
                                 const std::optional<std::string>& bound);
 
 /// The argv that runs `command` through the node platform's shell (`src/infra/node-shell.ts`).
+/// OpenClaw's normalizeNodeKey: the form in which a `node` argument or binding matches a node's
+/// name (lowercase, each run of other characters than letters and digits one "-").
+std::string node_name_key(const std::string& name);
+
 std::vector<std::string> node_shell_argv(const std::string& command, const std::string& platform);
 
 }  // namespace clawexec::exec

@@ -3,8 +3,11 @@
 #include "gateway/node_pairing.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "approvals/random.h"
+#include "base/utf.h"
+#include "exec/node_selection.h"
 #include "gateway/scopes.h"
 #include "sys/whole_file.h"
 #include "term/display_escape.h"
@@ -164,6 +167,7 @@ Result<ApprovedNode> NodePairing::approve(const std::string& request_id, const s
   ApprovedNode previous;
   bool had = approved_.count(node_id) > 0;
   if (had) previous = approved_[node_id];
+  if (had && !previous.surface.display_name.empty()) n.surface.display_name = previous.surface.display_name;  // see check()
   approved_[node_id] = n;
   if (Result<void> saved = save(); !saved.ok()) {
     if (had) approved_[node_id] = std::move(previous);
@@ -183,11 +187,38 @@ Result<std::string> NodePairing::reject(const std::string& request_id) {
 }
 
 Result<void> NodePairing::remove(const std::string& node_id) {
+  bool had_pending = false;
   for (auto it = pending_.begin(); it != pending_.end();) {
-    it = it->second.surface.node_id == node_id ? pending_.erase(it) : std::next(it);
+    if (it->second.surface.node_id != node_id) {
+      ++it;
+      continue;
+    }
+    it = pending_.erase(it);
+    had_pending = true;
   }
-  if (approved_.erase(node_id) == 0) return {};
+  if (approved_.erase(node_id) == 0) return had_pending ? Result<void>{} : Result<void>(Error{ErrorCode::kNotFound, 0, "unknown nodeId"});
   return save();
+}
+
+Result<ApprovedNode> NodePairing::rename(const std::string& node_id, const std::string& display_name) {
+  auto it = approved_.find(node_id);
+  if (it == approved_.end()) return Error{ErrorCode::kNotFound, 0, "unknown nodeId"};
+  std::string name(js_trim(display_name));
+  const std::string key = exec::node_name_key(name);
+  if (key.empty()) return Error::invalid("displayName required");
+  for (const auto& [other_id, other] : approved_) {
+    if (other_id == node_id) continue;
+    if (exec::node_name_key(other.surface.display_name) == key || other_id == name) {
+      return Error::invalid("node name " + term::escape_for_display(name) + " is already used by node " + other_id);
+    }
+  }
+  ApprovedNode& n = it->second;
+  std::string previous = std::exchange(n.surface.display_name, name);
+  if (Result<void> saved = save(); !saved.ok()) {
+    n.surface.display_name = std::move(previous);
+    return saved.error();
+  }
+  return n;
 }
 
 json::Object NodePairing::pending_json(const PendingNode& p) {

@@ -79,8 +79,13 @@ class NodePairing {
   Result<ApprovedNode> approve(const std::string& request_id, const std::vector<std::string>& caller_scopes, int64_t now_ms);
   /// Drops a pending request; returns its node id.
   Result<std::string> reject(const std::string& request_id);
-  /// Forgets a node's approved surface and pending requests (its device was removed).
+  /// Forgets a node's approved surface and pending requests (its device was removed). Error:
+  /// "unknown nodeId" when there was neither.
   Result<void> remove(const std::string& node_id);
+  /// Gives an approved node the name operators, bindings and `node` arguments know it by (the
+  /// node's own later connects keep it). Errors: "unknown nodeId", "displayName required", and
+  /// a name that would select another node ("node name ... is already used by node <id>").
+  Result<ApprovedNode> rename(const std::string& node_id, const std::string& display_name);
 
   /// OpenClaw's `node.pair.list` shapes.
   static json::Object pending_json(const PendingNode& p);

@@ -146,6 +146,38 @@ TEST_F(NodePairingTest, RejectAndRemoveForgetTheNode) {
   ASSERT_TRUE(store->remove("node-b").ok());
   EXPECT_EQ(store->approved("node-b"), nullptr);
   EXPECT_EQ(open()->approved("node-b"), nullptr) << "removal is persisted";
+  EXPECT_EQ(store->remove("node-b").error().message, "unknown nodeId");
+}
+
+TEST_F(NodePairingTest, RenameNamesTheNodeForGoodAndRefusesANameThatSelectsAnother) {
+  auto store = open();
+  NodeSurface a = surface({"system.run"}, "node-a");
+  a.display_name = "build box";
+  NodeSurface b = surface({"system.run"}, "node-b");
+  b.display_name = "gpu";
+  ASSERT_TRUE(store->approve(store->check(a, false, 1)->request->request_id, kAdmin, 1).ok());
+  ASSERT_TRUE(store->approve(store->check(b, false, 1)->request->request_id, kAdmin, 1).ok());
+
+  Result<ApprovedNode> renamed = store->rename("node-a", "  Lab Runner ");
+  ASSERT_TRUE(renamed.ok()) << renamed.error().message;
+  EXPECT_EQ(renamed->surface.display_name, "Lab Runner");
+  EXPECT_EQ(open()->approved("node-a")->surface.display_name, "Lab Runner") << "persisted";
+  // The node's next connect, still calling itself "build box", keeps the operator's name, and
+  // so does the approval of a wider surface.
+  ASSERT_TRUE(store->check(a, false, 2).ok());
+  EXPECT_EQ(store->approved("node-a")->surface.display_name, "Lab Runner");
+  NodeSurface wider = surface({"system.run", "system.which"}, "node-a");
+  wider.display_name = "build box";
+  ASSERT_TRUE(store->approve(store->check(wider, false, 3)->request->request_id, kAdmin, 3).ok());
+  EXPECT_EQ(store->approved("node-a")->surface.display_name, "Lab Runner");
+
+  // Names that would select node-b (its name in another case or spelling, or its id) are refused.
+  EXPECT_NE(store->rename("node-a", "GPU").error().message.find("already used by node node-b"), std::string::npos);
+  EXPECT_FALSE(store->rename("node-a", "gpu!").ok()) << "selects node-b once normalised";
+  EXPECT_FALSE(store->rename("node-a", "node-b").ok());
+  EXPECT_EQ(store->rename("node-a", " \t").error().message, "displayName required");
+  EXPECT_EQ(store->rename("nope", "x").error().message, "unknown nodeId");
+  EXPECT_EQ(store->approved("node-a")->surface.display_name, "Lab Runner");
 }
 
 TEST_F(NodePairingTest, AFileOthersCanReadOrThatIsMalformedIsRefusedByName) {

@@ -215,6 +215,12 @@ void OperatorHub::device_method(const std::shared_ptr<Connection>& c, const std:
       return c->send(res_ok(id, json::Object{{"deviceId", *device_id}, {"label", label}}));
     }
     if (Result<void> r = store.remove(*device_id); !r.ok()) return invalid(r.error().message);
+    // A removed node device's approved command surface goes with it: paired again, it is
+    // approved again, not silently given what its former pairing had.
+    if (Result<void> r = options_.nodes->remove(*device_id); r.ok()) {
+      broadcast("node.pair.resolved",
+                json::Object{{"requestId", ""}, {"nodeId", *device_id}, {"decision", "removed"}, {"ts", now}}, "operator.pairing");
+    }
     c->send(res_ok(id, json::Object{{"deviceId", *device_id}}));
     broadcast("device.pair.changed", json::Object{}, "operator.pairing");
     return close_device(*device_id, std::nullopt, "device pairing removed");

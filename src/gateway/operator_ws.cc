@@ -87,7 +87,7 @@ std::string_view required_scope(const std::string& method) {
   if (method == "node.list" || method == "node.describe") return "operator.read";
   if (method == "clawexec.policy.presets") return "operator.read";
   if (method == "node.invoke") return "operator.write";
-  if (method.rfind("node.pair.", 0) == 0) return "operator.pairing";
+  if (method.rfind("node.pair.", 0) == 0 || method == "node.rename") return "operator.pairing";
   return "operator.admin";
 }
 
@@ -137,6 +137,8 @@ const std::vector<std::string>& OperatorHub::methods() {
                                              "node.pair.list",
                                              "node.pair.approve",
                                              "node.pair.reject",
+                                             "node.pair.remove",
+                                             "node.rename",
                                              "exec.approvals.node.get",
                                              "exec.approvals.node.set"};
   return m;
@@ -375,6 +377,7 @@ void OperatorHub::dispatch(const std::shared_ptr<Connection>& c, const std::stri
                              json::Object{{"code", "MISSING_SCOPE"}, {"missingScope", needed}, {"requiredScopes", json::Array{json::Value(needed)}}}));
   }
   if (method.rfind("device.", 0) == 0) return device_method(c, id, method, params);
+  if (method == "node.rename" || method == "node.pair.remove") return node_admin_method(c, id, method, params);
   if (method.rfind("node.", 0) == 0 || method.rfind("exec.approvals.node.", 0) == 0) return node_method(c, id, method, params);
   if (method.rfind("exec.approvals.", 0) == 0 || method.rfind("config.", 0) == 0) return admin_method(c, id, method, params);
   if (method.rfind("clawexec.sessions.", 0) == 0) return session_method(c, id, method, params);

@@ -149,6 +149,9 @@ class OperatorHub : public exec::NodeInvoker {
                         const json::Object& params);
   void node_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
                    const json::Object& params);
+  /// node.rename and node.pair.remove (operator_node_admin.cc).
+  void node_admin_method(const std::shared_ptr<Connection>& c, const std::string& id, const std::string& method,
+                         const json::Object& params);
   json::Object node_json(const std::string& node_id) const;
   void finish_invoke(const std::string& invoke_id, exec::NodeInvokeResult result);
   /// Sends the node `node.invoke.cancel` for a pending invoke (it kills that command's tree).

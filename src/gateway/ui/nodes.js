@@ -1,6 +1,6 @@
 // The nodes page: pending device pairings and pending node command surfaces with approve /
 // reject (device.pair.*, node.pair.*), the nodes (node.list: platform, version, approved
-// commands, connected), and the "Exec node binding" panel: a default binding ("any node" or a
+// commands, connected, host-stats meters; rename and remove: node.rename, node.pair.remove), and the "Exec node binding" panel: a default binding ("any node" or a
 // node offering system.run) written to tools.exec.node, and per-agent overrides written to
 // agents.entries.<id>.tools.exec.node, through config.patch with config.get's base hash (a
 // cleared value is removed: null in the merge patch). Pairing events reload the lists.
@@ -128,13 +128,98 @@ export class NodesPage {
       const tr = document.createElement("tr");
       tr.dataset.nodeId = n.nodeId;
       tr.dataset.connected = String(Boolean(n.connected));
-      tr.append(visibleEl("td", n.displayName ?? ""), visibleEl("td", short(n.nodeId)), visibleEl("td", `${n.platform ?? ""} ${n.version ?? ""}`),
+      const name = visibleEl("td", n.displayName ?? "", "node-name");
+      tr.append(name, visibleEl("td", short(n.nodeId)), visibleEl("td", `${n.platform ?? ""} ${n.version ?? ""}`),
         visibleEl("td", (n.commands ?? []).join(" "), "cmd-cell"), visibleEl("td", n.connected ? "connected" : "offline"),
-        visibleEl("td", n.paired ? "paired" : "pending"));
+        visibleEl("td", n.paired ? "paired" : "pending"), this.statsCell(n), this.nodeActions(n, name));
       return tr;
     });
     $("nodes-body").replaceChildren(...rows);
     $("nodes-empty").hidden = rows.length > 0;
+  }
+
+  // The node's last node.host.stats: load per CPU, memory and disk in use, as meters.
+  statsCell(n) {
+    const td = document.createElement("td");
+    td.className = "stats";
+    const st = n.hostStats;
+    if (!st || typeof st !== "object") {
+      td.textContent = n.connected ? "no stats yet" : "";
+      return td;
+    }
+    const num = (v) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+    const gib = (b) => `${(num(b) / 2 ** 30).toFixed(1)} GiB`;
+    const cpus = Math.max(1, num(st.cpuCount));
+    const load = Array.isArray(st.loadAverage) ? num(st.loadAverage[0]) : 0;
+    const memUsed = num(st.memoryTotalBytes) - num(st.memoryFreeBytes);
+    const diskUsed = num(st.diskTotalBytes) - num(st.diskAvailableBytes);
+    const meter = (label, value, max, text) => {
+      const row = document.createElement("label");
+      row.className = "stat";
+      const m = document.createElement("meter");
+      m.min = 0;
+      m.max = max > 0 ? max : 1;
+      m.value = Math.max(0, Math.min(value, m.max));
+      m.low = m.max * 0.7;
+      m.high = m.max * 0.9;
+      m.optimum = 0;
+      m.dataset.stat = label;
+      row.append(`${label} `, m, visibleEl("span", ` ${text}`, "meta"));
+      return row;
+    };
+    td.append(meter("load", load, cpus, `${load.toFixed(2)} / ${cpus} CPU`),
+      meter("memory", memUsed, num(st.memoryTotalBytes), `${gib(memUsed)} of ${gib(st.memoryTotalBytes)}`),
+      meter("disk", diskUsed, num(st.diskTotalBytes), `${gib(diskUsed)} of ${gib(st.diskTotalBytes)}`));
+    return td;
+  }
+
+  // Rename (node.rename: an inline field) and Remove (node.pair.remove: asks once more on the
+  // same button, so one stray click or Enter does not unpair a node).
+  nodeActions(n, nameCell) {
+    const td = document.createElement("td");
+    td.className = "row-actions";
+    const label = n.displayName || short(n.nodeId);
+    const rename = button("Rename", () => {
+      const input = document.createElement("input");
+      input.type = "text";
+      input.value = n.displayName ?? "";
+      input.maxLength = 200;
+      input.setAttribute("aria-label", `New name for node ${label}`);
+      const save = async () => {
+        try {
+          const r = await this.gw.call("node.rename", { nodeId: n.nodeId, displayName: input.value });
+          $("nodes-result").textContent = `node ${short(n.nodeId)} renamed to ${r.displayName}`;
+        } catch (err) {
+          $("nodes-result").textContent = `node.rename failed: ${err.message}`;
+        }
+        this.load();
+      };
+      input.onkeydown = (ev) => {
+        if (ev.key === "Enter") save();
+        if (ev.key === "Escape") this.renderNodes();
+      };
+      nameCell.replaceChildren(input, button("Save", save, "primary"), button("Cancel", () => this.renderNodes()));
+      input.focus();
+    });
+    rename.setAttribute("aria-label", `Rename node ${label}`);
+    const remove = button("Remove", async () => {
+      if (remove.dataset.armed !== "1") {
+        remove.dataset.armed = "1";
+        remove.textContent = "Confirm remove";
+        return;
+      }
+      remove.disabled = true;
+      try {
+        await this.gw.call("node.pair.remove", { nodeId: n.nodeId });
+        $("nodes-result").textContent = `node ${label} removed: it must pair again to connect`;
+      } catch (err) {
+        $("nodes-result").textContent = `node.pair.remove failed: ${err.message}`;
+      }
+      this.load();
+    }, "danger");
+    remove.setAttribute("aria-label", `Remove node ${label}`);
+    td.append(rename, remove);
+    return td;
   }
 
   agentIds() {
