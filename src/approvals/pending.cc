@@ -13,6 +13,7 @@
 
 #include "base/strings.h"
 #include "base/utf.h"
+#include "term/display_escape.h"
 
 namespace clawexec::approvals {
 namespace {
@@ -45,6 +46,11 @@ std::vector<ApprovalDecision> normalize_decisions(const std::vector<ApprovalDeci
     if (wanted) out.push_back(d);
   }
   return out;
+}
+
+std::string agent_of(const boost::json::object& request) {
+  const boost::json::value* v = request.if_contains("agentId");
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
 bool is_live(const PendingApproval& r, int64_t now_ms) {
@@ -91,6 +97,16 @@ Result<PendingApproval> PendingApprovals::add(NewApproval approval) {
     if (r.id == approval.id) return Error::invalid("approval id already pending");
   }
   TRY(check_id(approval.id));
+  const std::string agent = agent_of(approval.request);
+  size_t waiting = 0;
+  for (const PendingApproval& r : records_) {
+    if (is_live(r, approval.created_at_ms) && agent_of(r.request) == agent) ++waiting;
+  }
+  if (waiting >= kMaxPendingPerAgent) {
+    return Error{ErrorCode::kRejected, 0,
+                 "too many exec approvals waiting for " + (agent.empty() ? std::string("this agent") : "agent " + term::escape_for_display(agent)) +
+                     " (" + std::to_string(waiting) + "): wait for an operator to decide them, or for them to expire, before asking again"};
+  }
   PendingApproval record;
   record.id = std::move(approval.id);
   record.slug = approval_slug(record.id);

@@ -23,6 +23,10 @@ namespace clawexec::approvals {
 inline constexpr int64_t kResolvedGraceMs = 15'000;
 /// Default lifetime of a request (DEFAULT_EXEC_APPROVAL_TIMEOUT_MS, 30 minutes).
 inline constexpr int64_t kDefaultApprovalTimeoutMs = 1'800'000;
+/// At most this many requests of one agent (the request's agentId; requests naming none count
+/// together) wait at once. An agent, or a prompt injection steering it, could otherwise bury
+/// a real request among hundreds of decoys in every operator's queue.
+inline constexpr size_t kMaxPendingPerAgent = 20;
 /// The short code shown to users is this many leading characters of the id.
 inline constexpr size_t kApprovalSlugLength = 8;
 
@@ -64,8 +68,9 @@ class PendingApprovals {
   /// Registers a request. Errors (kInvalidArgument): "approval ids starting with plugin: are
   /// reserved"; "approval id already pending" (also while a settled record is still kept);
   /// a malformed id (empty, over 128 characters, "." / "..", or characters outside
-  /// [A-Za-z0-9._:-]). Allowed decisions are de-duplicated into canonical order and deny is
-  /// always added.
+  /// [A-Za-z0-9._:-]). kRejected when the request's agent already has
+  /// kMaxPendingPerAgent requests waiting (live at created_at_ms). Allowed decisions are
+  /// de-duplicated into canonical order and deny is always added.
   Result<PendingApproval> add(NewApproval approval);
 
   /// Pending, unexpired records, oldest first (ties by id).

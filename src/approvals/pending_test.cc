@@ -33,6 +33,29 @@ TEST(PendingApprovals, AddDerivesSlugAndKeepsTheRequest) {
   EXPECT_FALSE(added->decision.has_value());
 }
 
+TEST(PendingApprovals, OneAgentCannotBuryTheQueueInDecoys) {
+  PendingApprovals reg;
+  auto from = [](const std::string& agent, int n, int64_t created = kT0) {
+    NewApproval a = make((agent.empty() ? "none" : agent) + "-" + std::to_string(n), created);
+    if (!agent.empty()) a.request["agentId"] = agent;
+    return a;
+  };
+  for (size_t i = 0; i < kMaxPendingPerAgent; ++i) ASSERT_TRUE(reg.add(from("spam", static_cast<int>(i))).ok());
+  Result<PendingApproval> refused = reg.add(from("spam", 999));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kRejected);
+  EXPECT_NE(refused.error().message.find("too many exec approvals waiting for agent spam (20)"), std::string::npos)
+      << refused.error().message;
+  // Another agent, and requests naming no agent, still get through.
+  EXPECT_TRUE(reg.add(from("ops", 1)).ok());
+  EXPECT_TRUE(reg.add(from("", 1)).ok());
+  // Once one of the agent's requests is decided, or they expire, it may ask again.
+  ASSERT_TRUE(reg.resolve("spam-0", ApprovalDecision::kDeny, kT0 + 1).ok());
+  EXPECT_TRUE(reg.add(from("spam", 1000, kT0 + 2)).ok());
+  EXPECT_FALSE(reg.add(from("spam", 1001, kT0 + 3)).ok());
+  EXPECT_TRUE(reg.add(from("spam", 1002, kT0 + kDefaultApprovalTimeoutMs + 1)).ok()) << "the earlier ones expired";
+}
+
 TEST(PendingApprovals, AllowedDecisionsAreCanonicalAndAlwaysIncludeDeny) {
   PendingApprovals reg;
   auto a = reg.add(make("aaaaaaaa-0000-4000-8000-000000000001", kT0,

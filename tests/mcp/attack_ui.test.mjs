@@ -365,6 +365,31 @@ describe("what the approval card shows (browser)", () => {
     await page.close();
   });
 
+  test("decoys: one agent's flood of approval requests is capped, and another agent's real request still reaches the queue", async () => {
+    const page = await browser.page();
+    await login(page, g.url, g.token);
+    const spam = await agent("ui-decoys", "decoy");
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push(approvalIdOf(await spam.exec({ command: `echo decoy-${i} > /tmp/x` })));
+    const refused = await spam.exec({ command: "echo decoy-21 > /tmp/x" });
+    assert.equal(refused.isError, true, JSON.stringify(refused));
+    assert.match(refused.content[0].text, /too many exec approvals waiting for agent decoy \(20\)/);
+    const real = await agent("ui-real", "builder");
+    const id = approvalIdOf(await real.exec({ command: "echo the-real-one > /tmp/x" }));
+    const el = await card(page, id);
+    assert.match(await el.$eval("code.cmd", (c) => c.textContent), /the-real-one/);
+    const op = await operator(g);
+    for (const d of [...ids, id]) await op.call("exec.approval.resolve", { id: d, decision: "deny" });
+    // Decided, they no longer count: the agent may ask again.
+    const again = await spam.exec({ command: "echo decoy-22 > /tmp/x" });
+    assert.equal(again.isError ?? false, false, JSON.stringify(again));
+    await op.call("exec.approval.resolve", { id: approvalIdOf(again), decision: "deny" });
+    op.ws.close();
+    await spam.close();
+    await real.close();
+    await page.close();
+  });
+
   test("double-clicking Allow once sends one decision; the card's buttons are the request's allowed decisions only", async () => {
     const page = await browser.page();
     const sent = [];
