@@ -1,13 +1,11 @@
 // The WebSocket client of ws_client.h. One class template serves both transports (plain TCP
 // and TLS over TCP); the dial is a chain of asynchronous steps (resolve, connect, TLS
-// handshake with SNI and host-name verification, upgrade) raced against one timer; the open
+// handshake with SNI and host-name verification from tls_client.h, upgrade) raced against one timer; the open
 // connection is the server side's own WsPump (ws_pump.h): a write queue with one write in
 // flight, reads in 64 KiB chunks checked against the message limit, and a close handshake
 // through async_close so Beast tears the stream down properly.
 
 #include "net/ws_client.h"
-
-#include <openssl/ssl.h>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -17,6 +15,7 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
+#include "net/tls_client.h"
 #include "net/ws_pump.h"
 
 namespace clawexec::net {
@@ -113,14 +112,8 @@ class Client final : public WsClient,
   void tls_handshake() {
     if constexpr (kIsTls<Stream>) {
       auto& tls_stream = this->ws_.next_layer();
-      if (!SSL_set_tlsext_host_name(tls_stream.native_handle(), options_.host.c_str())) {
-        return fail("TLS: cannot set the server name");
-      }
-      if (options_.tls == TlsMode::kVerify) {
-        tls_stream.set_verify_mode(ssl::verify_peer);
-        tls_stream.set_verify_callback(ssl::host_name_verification(options_.host));
-      } else {
-        tls_stream.set_verify_mode(ssl::verify_none);
+      if (auto prepared = detail::prepare_tls_client(tls_stream, options_.host, options_.tls); !prepared.ok()) {
+        return fail(prepared.error().message);
       }
       auto self = this->shared_from_this();
       tls_stream.async_handshake(ssl::stream_base::client, [self](beast::error_code ec) {
@@ -191,18 +184,15 @@ std::shared_ptr<WsClient> ws_connect(asio::io_context& io, WsClientOptions optio
     c->start();
     return c;
   }
-  auto tls = std::make_shared<ssl::context>(ssl::context::tls_client);
-  boost::system::error_code ec;
-  tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3, ec);
-  if (!ec && options.tls == TlsMode::kVerify) tls->set_default_verify_paths(ec);
-  if (ec) {
-    std::string why = "wss://" + options.host + ":" + std::to_string(options.port) + ": TLS setup: " + ec.message();
+  auto tls = detail::make_tls_client_context(options.tls);
+  if (!tls.ok()) {
+    std::string why = "wss://" + options.host + ":" + std::to_string(options.port) + ": " + tls.error().message;
     asio::post(io, [closed = std::move(handlers.closed), why] {
       if (closed) closed(1006, why);
     });
     return std::make_shared<FailedClient>();
   }
-  auto c = std::make_shared<Client<TlsStream>>(io, std::move(options), std::move(handlers), std::move(tls));
+  auto c = std::make_shared<Client<TlsStream>>(io, std::move(options), std::move(handlers), std::move(*tls));
   c->start();
   return c;
 }
