@@ -3,6 +3,7 @@
 // reviews one pending command that missed the allowlist and answers allow / deny / ask.
 // Everything here is deterministic text work; the caller owns the model call, the clock and
 // the approval flow:
+//   0. with no reviewer model configured at all, default_reviewer_answer(input) and stop;
 //   1. prescreen(input): a request that is too large or carries reviewer-directed text is
 //      answered without asking any model;
 //   2. build_review_prompt(input): the system prompt and the user message to send;
