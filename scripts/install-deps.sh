@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing clawexec needs on Debian 12 (bookworm):
 # compilers and CMake, Boost 1.81 (Asio, Beast, JSON), CLI11, GoogleTest/GoogleMock,
-# Google Benchmark, PCRE2 (argPattern regexes), OpenSSL (SHA-256), clang (libFuzzer:
+# Google Benchmark, PCRE2 (argPattern regexes), ICU (Unicode normalisation for the exec
+# auto-reviewer's pre-screen), OpenSSL (SHA-256), clang (libFuzzer:
 # scripts/fuzz.sh and the fuzz.smoke test), the sandbox's libseccomp and programs (bubblewrap,
 # passt/pasta and slirp4netns for user-mode networking, uidmap), and, with --test, Node.js plus the npm packages of the
 # black-box tests, zsh (the shell-snapshot tests), python3 (the include-layer check) and iproute2 (network
@@ -18,7 +19,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 packages=(build-essential cmake ninja-build pkg-config ccache clang
           libboost1.81-dev libboost-json1.81-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libssl-dev
+          libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libicu-dev libssl-dev
           libseccomp-dev bubblewrap passt slirp4netns uidmap)
 missing=()
 for p in "${packages[@]}"; do
