@@ -2,21 +2,18 @@
 // when no model can give one, how long to wait, and the texts shown afterwards.
 //
 // Problem: each failure of the model call must become a bounded, human-readable ask, worded
-// exactly as OpenClaw words it, so the approval a human then sees reads the same.
+// as the reference words it (§8's fallback table), so the approval a human then sees says why.
 // Approach: each fallback is "<prefix>: <message>" passed through clean_rationale with the
-// prefix as its fallback (OpenClaw's buildExecAutoReviewFailureDecision); only the timeout
-// text is built without clean-up, as OpenClaw does.
+// prefix as its fallback; only the timeout text is built without clean-up.
 //
-// Where OpenClaw 2026.9.6 differs from the written reference (§8), we follow OpenClaw:
-//   * decisions are allow | deny | ask; deny reaches the agent as a denied result (three in a
-//     row in one session escalate to a human); allow runs with risk low or medium, an allow
-//     with high/unknown risk becomes ask "...allow decision with non-low/medium risk";
-//   * a directive pre-screen hit is deny/high, not ask/medium; a request JSON over 16000
-//     UTF-16 units is ask/unknown without calling the model;
-//   * duplicate top-level keys are "ambiguous JSON", unknown keys "an unsupported response",
-//     the optional "user_authorization" is accepted and shown as authorization=<level>;
-//   * a stop reason other than "stop" reads "exec reviewer completion failed: model stopped
-//     without a complete response (<reason>)"; maxTokens is 1024 (capped by the model).
+// We follow the written reference (§8), which the issue makes the contract: the decisions are
+// allow | ask, only allow with risk low runs (once), and everything else - a directive
+// pre-screen hit (ask/medium), an allow at any other risk - goes to a human. OpenClaw
+// 2026.9.6 has since added a "deny" decision (a denied result for the agent) and lets
+// medium-risk allows run; we do not. From that version we keep only what makes the reviewer
+// stricter: a request JSON over 16000 UTF-16 units is ask/unknown without calling the model,
+// duplicate top-level keys are "ambiguous JSON", unknown keys "an unsupported response", and
+// an optional "user_authorization" is accepted and shown as authorization=<level>.
 
 #include "policy/auto_review.h"
 
@@ -43,8 +40,6 @@ std::string_view review_decision_name(ReviewDecision decision) {
   switch (decision) {
     case ReviewDecision::kAllowOnce:
       return "allow-once";
-    case ReviewDecision::kDeny:
-      return "deny";
     case ReviewDecision::kAsk:
       return "ask";
   }
@@ -66,8 +61,7 @@ std::string_view review_level_name(ReviewLevel level) {
 }
 
 bool review_allows_run(const ReviewAnswer& answer) {
-  return answer.decision == ReviewDecision::kAllowOnce &&
-         (answer.risk == ReviewLevel::kLow || answer.risk == ReviewLevel::kMedium);
+  return answer.decision == ReviewDecision::kAllowOnce && answer.risk == ReviewLevel::kLow;
 }
 
 std::string_view review_reason(const ReviewReasonFacts& facts) {
@@ -128,12 +122,6 @@ std::string review_allowed_warning(const ReviewAnswer& answer) {
 
 std::string review_deferred_warning(const ReviewAnswer& answer) {
   return "Exec auto-review deferred to human approval (" + review_assessment(answer) + "): " + answer.rationale;
-}
-
-std::string review_denied_text(const ReviewAnswer& answer, std::string_view command) {
-  std::string text = "Exec denied by auto-review (" + review_assessment(answer) + "): " + answer.rationale + "\n";
-  text.append(kAutoReviewDenialGuidance).append("\nCommand: ").append(command);
-  return text;
 }
 
 }  // namespace clawexec::policy

@@ -9,11 +9,11 @@
 //   2. build_review_prompt(input): the system prompt and the user message to send;
 //   3. parse_review_output(text) for a complete answer, or one of the reviewer_* fallbacks
 //      when the model is unavailable, stopped early, timed out or threw.
-// Only allow-once with risk low or medium may run the command, and only once.
+// Only allow-once with risk low may run the command, and only once; every other answer goes
+// to a human with its risk and rationale.
 //
-// Behaviour follows OpenClaw 2026.9.6 (dist/exec-auto-reviewer-*.mjs and exec-auto-review-*.mjs),
-// which differs from the written reference in several places (deny decisions, medium-risk
-// allows, the size limit, duplicate and unknown keys, 1024 tokens): see auto_review.cc.
+// Behaviour follows the written reference (§8); where OpenClaw 2026.9.6 has since diverged
+// (deny decisions, medium-risk allows), see auto_review.cc.
 
 #include <cstdint>
 #include <optional>
@@ -50,7 +50,7 @@ struct ReviewInput {
   std::string session_key;  // never shown to the model
 };
 
-enum class ReviewDecision { kAllowOnce, kDeny, kAsk };
+enum class ReviewDecision { kAllowOnce, kAsk };
 /// Risk and user_authorization share one scale.
 enum class ReviewLevel { kLow, kMedium, kHigh, kUnknown };
 
@@ -63,11 +63,11 @@ struct ReviewAnswer {
   bool operator==(const ReviewAnswer&) const = default;
 };
 
-/// "allow-once", "deny", "ask".
+/// "allow-once", "ask".
 std::string_view review_decision_name(ReviewDecision decision);
 /// "low", "medium", "high", "unknown".
 std::string_view review_level_name(ReviewLevel level);
-/// True for allow-once with risk low or medium: the only answer that runs the command.
+/// True for allow-once with risk low: the only answer that runs the command.
 bool review_allows_run(const ReviewAnswer& answer);
 
 /// What made the command need a review. OpenClaw computes allowlist_miss as
@@ -88,7 +88,7 @@ std::string_view review_reason(const ReviewReasonFacts& facts);
 bool looks_like_reviewer_directive(std::string_view text);
 
 /// The answer given without a model: ask/unknown when the request JSON exceeds 16000 UTF-16
-/// units, deny/high when the command, an argv word, the resolved path, the cwd or an env key
+/// units, ask/medium when the command, an argv word, the resolved path, the cwd or an env key
 /// looks like a reviewer directive; nullopt when the model should be asked.
 std::optional<ReviewAnswer> prescreen(const ReviewInput& input);
 
@@ -96,7 +96,8 @@ std::optional<ReviewAnswer> prescreen(const ReviewInput& input);
 /// envKeys, host, reason, analysis}, null, 2).
 std::string review_request_json(const ReviewInput& input);
 
-inline constexpr int kReviewerMaxTokens = 1024;
+/// The reference's maxTokens for the review (an answer is one short JSON object).
+inline constexpr int kReviewerMaxTokens = 360;
 
 struct ReviewPrompt {
   std::string system;
@@ -104,13 +105,14 @@ struct ReviewPrompt {
   int max_tokens = kReviewerMaxTokens;
   double temperature = 0;
 };
-/// OpenClaw's system prompt and user message for the request (no conversation transcript).
+/// The system prompt and the user message for the request (§8: the request as untrusted JSON
+/// between markers; no conversation transcript).
 ReviewPrompt build_review_prompt(const ReviewInput& input);
 /// The system prompt on its own.
 std::string_view reviewer_system_prompt();
 
-/// 1024, lowered to the model's advertised output limit (floored, at least 1) when that is
-/// a positive finite number.
+/// 360, lowered to the model's advertised output limit (floored, at least 1) when that is a
+/// positive finite number.
 int reviewer_max_tokens(std::optional<double> model_max_tokens);
 
 /// The model's text (its text blocks joined, trimmed or not) turned into an answer; anything
@@ -144,27 +146,10 @@ std::optional<ReviewAnswer> reviewer_completion_failure(const std::optional<std:
 int64_t clamp_reviewer_timeout_ms(std::optional<double> configured);
 
 // Texts the exec pipeline shows around a review.
-inline constexpr std::string_view kAutoReviewDenialGuidance =
-    "Do not attempt the same outcome through a workaround, indirect execution, or policy circumvention. Proceed "
-    "only with a materially safer alternative, or ask the user to approve this exact command after explaining the "
-    "risk.";
-inline constexpr std::string_view kAutoReviewShellStartupWarning =
-    "Exec auto-review skipped: login or interactive shell startup requires human approval";
-inline constexpr std::string_view kAutoReviewDispatchIdentityWarning =
-    "Exec auto-review skipped: dispatch chain cannot be bound";
-inline constexpr std::string_view kAutoReviewDenialsEscalatedWarning =
-    "Exec auto-review denied 3 consecutive commands for this session; escalating to human approval";
-/// Consecutive denials in one session after which a deny goes to a human instead.
-inline constexpr int kMaxConsecutiveAutoReviewDenials = 3;
-
 /// "risk=<risk>" plus ", authorization=<level>" when the model gave one.
 std::string review_assessment(const ReviewAnswer& answer);
 /// "Exec auto-review allowed once (<assessment>): <rationale>"
 std::string review_allowed_warning(const ReviewAnswer& answer);
 /// "Exec auto-review deferred to human approval (<assessment>): <rationale>"
 std::string review_deferred_warning(const ReviewAnswer& answer);
-/// The denied tool result's text: "Exec denied by auto-review (<assessment>): <rationale>",
-/// the guidance and "Command: <command>", one per line.
-std::string review_denied_text(const ReviewAnswer& answer, std::string_view command);
-
 }  // namespace clawexec::policy

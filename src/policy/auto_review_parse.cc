@@ -2,17 +2,18 @@
 //
 // Problem: the model's text is untrusted; only a clean, unambiguous answer in the agreed
 // schema may let a command run, and every other text must become ask/unknown with the reason
-// OpenClaw gives, so that the approval a human sees explains the same thing.
-// Approach (OpenClaw's parseExecAutoReviewResponse, in order):
+// the reference gives (§8), so that the approval a human then sees explains why.
+// Approach (the reference's parsing rules, with OpenClaw's stricter key checks, in order):
 //   1. trim; a text fenced by ``` (optionally ```json, any case) on both ends is unwrapped;
 //   2. it must start with '{' and end with '}'  -> else "returned no parseable JSON";
 //   3. it must parse as JSON                     -> else "returned malformed JSON";
 //   4. no top-level key may repeat               -> else "returned ambiguous JSON";
-//   5. only decision, risk, rationale and user_authorization, with decision in allow | deny
-//      | ask, risk and user_authorization in low | medium | high | unknown, rationale a string
+//   5. only decision, risk, rationale and user_authorization, with decision in allow | ask
+//      (so "allow-once" and "deny" too are unsupported), risk and user_authorization in
+//      low | medium | high | unknown, rationale a string
 //                                                -> else "returned an unsupported response";
-//   6. deny and ask are kept; allow becomes allow-once when the risk is low or medium, else
-//      ask "returned an allow decision with non-low/medium risk".
+//   6. ask is kept; allow becomes allow-once when the risk is low, else ask "returned a
+//      non-low allow decision" with the risk the model gave.
 
 #include <boost/json.hpp>
 #include <set>
@@ -120,7 +121,7 @@ std::optional<ReviewAnswer> answer_from_object(const boost::json::object& o) {
   const boost::json::value* decision = json::find(o, "decision");
   if (decision == nullptr || !decision->is_string()) return std::nullopt;
   const std::string_view name = decision->get_string();
-  if (name != "allow" && name != "deny" && name != "ask") return std::nullopt;
+  if (name != "allow" && name != "ask") return std::nullopt;
   const std::optional<ReviewLevel> risk = level_member(json::find(o, "risk"));
   if (!risk) return std::nullopt;
   const boost::json::value* rationale = json::find(o, "rationale");
@@ -132,12 +133,11 @@ std::optional<ReviewAnswer> answer_from_object(const boost::json::object& o) {
   ReviewAnswer answer{ReviewDecision::kAsk, *risk, "", user_authorization};
   answer.rationale =
       clean_rationale(rationale != nullptr ? std::string_view(rationale->get_string()) : "", kMissingRationale);
-  if (name == "deny") answer.decision = ReviewDecision::kDeny;
   if (name == "allow") {
-    if (*risk == ReviewLevel::kLow || *risk == ReviewLevel::kMedium) {
+    if (*risk == ReviewLevel::kLow) {
       answer.decision = ReviewDecision::kAllowOnce;
     } else {
-      answer.rationale = "exec reviewer returned an allow decision with non-low/medium risk";
+      answer.rationale = "exec reviewer returned a non-low allow decision";
     }
   }
   return answer;

@@ -265,8 +265,8 @@ std::optional<ReviewAnswer> prescreen(const ReviewInput& input) {
     for (const std::string& value : **list) found = found || directive(value);
   }
   if (!found) return std::nullopt;
-  return ReviewAnswer{ReviewDecision::kDeny, ReviewLevel::kHigh,
-                      "exec reviewer denied the command because it contains reviewer-directed text", std::nullopt};
+  return ReviewAnswer{ReviewDecision::kAsk, ReviewLevel::kMedium,
+                      "exec reviewer deferred because the command contains reviewer-directed text", std::nullopt};
 }
 
 std::string clean_rationale(std::string_view text, std::string_view fallback) {
