@@ -127,6 +127,7 @@ class Services {
         continue;
       }
       s->set_exec_settings(setup->service.exec);
+      s->set_reviewer(setup->service.reviewer);
     }
   }
   /// Every agent's service, by agent id.

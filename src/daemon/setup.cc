@@ -3,6 +3,8 @@
 
 #include "daemon/setup.h"
 
+#include "daemon/exec_reviewer.h"
+
 #include <signal.h>
 
 #include <cstdio>
@@ -78,6 +80,9 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.config_path = setup.config_path;
   setup.service.agent_id = agent_id.empty() ? std::string("main") : agent_id;
   setup.service.approvals_paths = approvals::resolve_approvals_paths(paths);
+  setup.service.reviewer = resolve_reviewer(setup.service.exec, loaded.document, setup.service.agent_id, sources.env,
+                                            setup.config_path);
+  setup.service.model_completer = model_completer();
   setup.service.approvals_cache = std::make_shared<approvals::ApprovalsCache>(setup.service.approvals_paths);
   if (const char* t = std::getenv("CLAWEXEC_APPROVAL_TIMEOUT_MS"); t && *t) {
     char* end = nullptr;

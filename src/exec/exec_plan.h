@@ -36,6 +36,9 @@ struct ExecPlan {
   double timeout_seconds = 0;  // <= 0: none
   std::function<void()> bookkeeping;  // approvals bookkeeping to run off the io thread
   std::shared_ptr<GatewayApproval> approval;  // set: a human must decide before anything runs
+  /// Non-empty: `approval` is there only for the auto-reviewer (no human can be asked for this
+  /// call), and this is the refusal when the reviewer does not allow it.
+  std::string no_route_denial;
   /// The call's gateway policy context, when already computed (the gate reuses it).
   std::shared_ptr<GatewayContext> gateway_context;
   env::EnvList env_overrides;  // the call's `env` (approval requests list the keys only)

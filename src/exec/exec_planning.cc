@@ -371,6 +371,7 @@ std::variant<Reply, ExecPlan> complete_plan(const ServiceConfig& config, ExecPla
         gateway_policy_gate(config, request, plan.command, plan.workdir, path_value(plan.env), route, std::move(plan.gateway_context));
     if (!gate.ok()) return Reply::thrown(gate.error().message);
     plan.approval = std::move(gate->approval);
+    plan.no_route_denial = std::move(gate->no_route_denial);
     if (!plan.approval) {
       plan.command = std::move(gate->command);
       plan.rendered = gate->rendered;

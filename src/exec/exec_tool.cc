@@ -197,16 +197,21 @@ void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> conf
         }
         ExecPlan& ready = std::get<ExecPlan>(call->planned);
         if (ready.host == ExecHost::kNode) return run_on_node(std::move(ready), std::move(call->ctx), std::move(call->done));
-        if (ready.approval && call->ctx.elicit) {
-          return ask_then_launch(std::move(ready), std::move(call->ctx), std::move(call->done));
+        if (ready.approval && ready.approval->review_input({})) {
+          return review_then_launch(std::move(ready), std::move(call->ctx), std::move(call->done));
         }
-        if (ready.approval) {
-          ready.preflight = false;  // as in the reference, the approval path runs without a preflight
-          return register_pending(std::move(ready), std::move(call->ctx), std::move(call->done));
-        }
+        if (ready.approval) return ask_human(std::move(ready), std::move(call->ctx), std::move(call->done));
         launch(std::move(ready), std::move(call->ctx), std::move(call->done));
       },
       [call] { call->done(Reply::thrown(kStoppingText)); });
+}
+
+void ExecService::ask_human(ExecPlan plan, CallContext ctx, ExecStartDone done) {
+  // Only the reviewer could have let it run, and it did not: nobody can be asked.
+  if (!plan.no_route_denial.empty()) return done(Reply::thrown(plan.no_route_denial));
+  if (ctx.elicit) return ask_then_launch(std::move(plan), std::move(ctx), std::move(done));
+  plan.preflight = false;  // as in the reference, the approval path runs without a preflight
+  register_pending(std::move(plan), std::move(ctx), std::move(done));
 }
 
 void ExecService::launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {

@@ -40,6 +40,14 @@ std::vector<std::string> resolved_paths(const policy::AllowlistEvaluation& e) {
   return out;
 }
 
+// §7.1 step 6's executable binding: the analysis holds one command (not a shell builtin) with a
+// resolved trust path, and it has a canonical rendering to run in place of the text.
+bool binds_one_executable(const policy::Decision& d) {
+  const policy::AllowlistEvaluation& e = d.evaluation;
+  return e.analysis_ok && e.segments.size() == 1 && e.segments[0].satisfied_by != policy::SatisfiedBy::kSafeBuiltins &&
+         e.segments[0].resolved_path && d.enforced_command;
+}
+
 std::string content_hash(const std::string& path) {
   if (!sys::is_writable(path)) return {};
   Result<std::optional<std::string>> text = sys::read_file_if_exists(path, "hash approved executable");
@@ -62,6 +70,10 @@ GatewayApproval::GatewayApproval(std::shared_ptr<GatewayContext> context, std::s
                                                    : policy::AllowAlwaysPersistence::kReusable;
   allowed_ = policy::resolve_exec_approval_allowed_decisions(context_->host.host_ask, persistence);
   for (const std::string& path : resolved_paths(d.evaluation)) binding_.push_back({path, content_hash(path)});
+  if (context_->auto_review) {
+    reviewable_ = !d.security_audit_suppression && binds_one_executable(d);
+    human_required_ = !reviewable_;
+  }
 }
 
 GatewayApproval::~GatewayApproval() = default;
@@ -118,9 +130,46 @@ ApprovalOutcome GatewayApproval::decide(policy::ApprovalDecision decision, const
 }
 
 ApprovalOutcome GatewayApproval::no_answer(const ServiceConfig&, policy::NoAnswer why) {
+  if (human_required_) return {false, "", why == policy::NoAnswer::kCancelled ? "approval-cancelled" : "approval-timeout"};
   policy::FallbackOutcome fallback = policy::resolve_ask_fallback(context_->decision, context_->inputs, why);
   if (!fallback.approved) return {false, "", fallback.reason.empty() ? "approval-timeout" : fallback.reason};
   return bound(fallback.command_to_run);
+}
+
+std::optional<policy::ReviewInput> GatewayApproval::review_input(const std::vector<std::string>& env_keys) const {
+  if (!reviewable_) return std::nullopt;
+  const policy::Decision& d = context_->decision;
+  const policy::AllowlistEvaluation& e = d.evaluation;
+  const policy::SegmentEvaluation& segment = e.segments[0];
+  policy::ReviewInput in;
+  in.command = command_;
+  in.argv = segment.argv;
+  in.resolved_path = segment.resolved_path;
+  in.cwd = cwd_;
+  in.env_keys = env_keys;
+  in.host = "gateway";
+  const bool allowlist_miss =
+      context_->host.host_security == config::ExecSecurity::kAllowlist && (!e.analysis_ok || !e.allowlist_satisfied) && !d.durable;
+  // Our analyzer refuses heredocs before planning, so a reviewable command never has one.
+  in.reason = std::string(policy::review_reason({d.strict_inline_eval_hit.has_value(), false, !d.enforced_command, allowlist_miss}));
+  in.analysis.parsed = e.analysis_ok;
+  in.analysis.allowlist_matched = e.allowlist_satisfied;
+  in.analysis.durable_approval_matched = d.durable;
+  in.analysis.inline_eval = d.strict_inline_eval_hit.has_value();
+  in.analysis.heredoc = false;
+  in.agent_id = context_->agent_id;
+  return in;
+}
+
+ApprovalOutcome GatewayApproval::reviewer_allowed() const {
+  // Only ever the enforced rendering: what the reviewer judged is exactly what runs.
+  if (!reviewable_ || !context_->decision.enforced_command) return {false, "", "approval-binding-changed"};
+  return bound(*context_->decision.enforced_command);
+}
+
+void GatewayApproval::reviewer_deferred(const std::string& warning) {
+  context_->decision.warnings.push_back(warning);
+  human_required_ = true;
 }
 
 std::string GatewayApproval::agent_id() const { return context_->agent_id; }

@@ -15,6 +15,7 @@
 #include "exec/elicit_form.h"
 #include "json/json.h"
 #include "policy/approval_text.h"
+#include "policy/auto_review.h"
 #include "policy/decide.h"
 #include "policy/modes.h"
 
@@ -56,7 +57,21 @@ class GatewayApproval {
   ApprovalOutcome decide(policy::ApprovalDecision decision, const ServiceConfig& config);
   /// Nobody answered (timeout, dismissed prompt, no approval route): the ask fallback (§7.5).
   /// A dismissed prompt (kCancelled) is denied as "approval-cancelled…", not as a timeout.
+  /// Never approves when a human is required (human_required()).
   ApprovalOutcome no_answer(const ServiceConfig& config, policy::NoAnswer why = policy::NoAnswer::kTimedOut);
+
+  /// §7.1 step 6: the auto-reviewer's input when this request goes to it first (mode auto,
+  /// ask not always, no audit-suppression edit, and the command binds to one executable with
+  /// an enforced rendering and a resolved trust path); nullopt when it does not.
+  std::optional<policy::ReviewInput> review_input(const std::vector<std::string>& env_keys) const;
+  /// The reviewer allowed it once: the enforced command, bound as for a human's allow-once.
+  ApprovalOutcome reviewer_allowed() const;
+  /// The reviewer deferred: its warning joins what the human is shown, and only a human can
+  /// approve from now on.
+  void reviewer_deferred(const std::string& warning);
+  /// No timeout or dismissal fallback may approve this request: auto review was on but the
+  /// command could not be bound for it, or the reviewer deferred (autoReviewRequiresHumanApproval).
+  bool human_required() const { return human_required_; }
 
  private:
   ApprovalOutcome bound(std::string command) const;
@@ -72,6 +87,8 @@ class GatewayApproval {
     std::string sha256;     // its content hash when writable by us, else empty
   };
   std::vector<Binding> binding_;
+  bool reviewable_ = false;
+  bool human_required_ = false;
 };
 
 /// §1.5 (f): a denied approval is a failed tool result (not a thrown error).

@@ -103,6 +103,7 @@ Result<std::shared_ptr<GatewayContext>> gateway_context(const ServiceConfig& con
   g->host = TRY(policy::resolve_host_approval_context(ExecHost::kGateway, call.security, call.ask, file));
   g->strict = config.exec.strict_inline_eval.value_or(false);
   g->agent_id = config.agent_id;
+  g->auto_review = call.auto_review && g->host.host_ask != ExecAsk::kAlways;
   return g;
 }
 

@@ -25,6 +25,9 @@ struct GatewayContext {
   policy::DecisionInputs inputs;
   policy::Decision decision;  // filled by the gate once decided
   std::string agent_id;
+  /// mode "auto" is in effect (§8: the effective ask is still the mode's, no elevation bypass)
+  /// and the host file does not say ask=always: a request may go to the auto-reviewer first.
+  bool auto_review = false;
 };
 
 /// The policy inputs of a call on `host` (request: for the per-call `ask`; may be null).

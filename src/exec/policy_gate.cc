@@ -188,6 +188,16 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const ExecR
     out.approval = std::make_shared<GatewayApproval>(g, command, workdir, path_env);
     return out;
   }
+  // mode "auto": the reviewer is asked before the fallback, even when no human could be (§7.1
+  // step 6 comes before step 7); if it defers, nobody can approve and the call is refused.
+  if (g->auto_review) {
+    std::string denial = headless_denial(host.host_security, host.host_ask, host.ask_fallback, config.approvals_paths.transcript);
+    auto approval = std::make_shared<GatewayApproval>(g, command, workdir, path_env);
+    if (!approval->review_input({})) return Error::rejected(denial);
+    out.approval = std::move(approval);
+    out.no_route_denial = std::move(denial);
+    return out;
+  }
   // No human can be asked: the ask fallback decides (§7.1 step 7, headless runs).
   policy::FallbackOutcome fallback = policy::resolve_ask_fallback(decision, in);
   if (!fallback.approved) {

@@ -49,6 +49,9 @@ struct GateOutcome {
   std::shared_ptr<GatewayApproval> approval;
   /// The effective policy is not security=full ask=off: scripts are preflighted (§3.8).
   bool preflight = false;
+  /// Non-empty: `approval` is set only for the auto-reviewer, since no human can be asked for
+  /// this call; if the reviewer does not allow it, the call is refused with this text.
+  std::string no_route_denial;
 };
 
 /// §7.1 for host=gateway: the decision for `command` in `workdir` with the command's PATH.

@@ -26,6 +26,7 @@
 #include "env/env_list.h"
 #include "exec/cancel_signal.h"
 #include "exec/client_session.h"
+#include "exec/auto_review.h"
 #include "exec/exec_request.h"
 #include "exec/exec_start.h"
 #include "exec/node_invoker.h"
@@ -146,6 +147,10 @@ struct ServiceConfig {
   /// the configuration: they can only tighten what the configuration says.
   std::optional<config::ExecSecurity> session_security;
   std::optional<config::ExecAsk> session_ask;
+  /// mode "auto": which model reviews this agent's commands, and the call that asks it
+  /// (auto_review.h). Both set by the daemon when it reads the configuration.
+  ReviewerConfig reviewer;
+  ModelCompleter model_completer;
 };
 
 struct ExecPlan;
@@ -200,6 +205,15 @@ class ExecService {
   void launch(ExecPlan plan, CallContext ctx, ExecStartDone done);
   void ask_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done);
   void register_pending(ExecPlan plan, CallContext ctx, ExecStartDone done);
+  /// Internal (auto_review.cc): mode "auto" asks the reviewer before any human (§7.1 step 6),
+  /// then runs the plan once (allow+low) or hands it to the human path with the reviewer's
+  /// warning (everything else).
+  void review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done);
+  /// Internal: a plan that needs a human goes to elicitation, the pending approvals, or (no
+  /// route) is refused.
+  void ask_human(ExecPlan plan, CallContext ctx, ExecStartDone done);
+  /// New reviewer settings (a config reload), like set_exec_settings.
+  void set_reviewer(ReviewerConfig reviewer);
 
   /// Pending approvals (approval_runs.cc): what the operator channel lists and resolves.
   std::vector<json::Object> pending_approvals_json() const;

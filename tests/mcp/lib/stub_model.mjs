@@ -10,12 +10,15 @@
 //   close        sends the status and part of the body, then drops the connection
 //   delay:<ms>   answers like ok after <ms> milliseconds
 //   big          a 2 MiB answer
+//   script       the next entry of the stub's `script` queue (the exec reviewer's tests): {text,
+//                reason ("stop" | "length"), status (an HTTP error status), hang, delayMs};
+//                an empty queue answers like ok
 // Every request is recorded ({method, url, headers, body}) so a test can check what reached
 // it, and that nothing did. (tests/mcp/lib/fake_model.mjs is a different tool: an OpenAI model
 // that drives an agent's tool calls for interop runs.)
 //
 // Use from a test: `const stub = await startStubModel({ tls: true })` -> {port, tlsPort,
-// caFile, requests, close}. From another process (the C++ client test): `node stub_model.mjs
+// caFile, requests, script, close}. From another process (the C++ client test): `node stub_model.mjs
 // [--tls]` prints one JSON line {port, tlsPort, caFile}; then each stdin line "requests" is
 // answered with one JSON line of the recorded requests, and "reset" clears them. It exits when
 // stdin closes.
@@ -79,10 +82,23 @@ function sseEvents(api, text, reason) {
     ev("message_stop", { type: "message_stop" })];
 }
 
-function answer(req, res, body, api) {
-  const scenario = String(body.model ?? "ok");
+function answer(req, res, body, api, script = []) {
+  let scenario = String(body.model ?? "ok");
   const stream = body.stream === true;
-  const text = `stub ${api} ${stream ? "stream" : "json"}`;
+  let text = `stub ${api} ${stream ? "stream" : "json"}`;
+  if (scenario === "script") {
+    const entry = script.shift() ?? {};
+    if (entry.delayMs) {
+      return setTimeout(() => answer(req, res, body, api, [{ ...entry, delayMs: 0 }]), entry.delayMs);
+    }
+    if (entry.hang) return;
+    if (entry.status) {
+      res.writeHead(entry.status, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ error: { message: `scripted ${entry.status}`, type: "server_error" } }));
+    }
+    if (entry.text !== undefined) text = entry.text;
+    scenario = entry.reason === "length" ? "length" : "ok";
+  }
   if (scenario === "hang") return;
   if (scenario === "http500") {
     const credential = req.headers.authorization ?? req.headers["x-api-key"] ?? "none";
@@ -109,7 +125,7 @@ function answer(req, res, body, api) {
   res.end(JSON.stringify(jsonAnswer(api, payload, reason)));
 }
 
-function handler(requests) {
+function handler(requests, script) {
   return (req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -123,7 +139,7 @@ function handler(requests) {
         res.writeHead(404, { "content-type": "application/json" });
         return res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
       }
-      answer(req, res, body, api);
+      answer(req, res, body, api, script);
     });
   };
 }
@@ -141,16 +157,17 @@ function makeCertificate() {
 
 export async function startStubModel({ tls = false } = {}) {
   const requests = [];
+  const script = [];
   const sockets = new Set();
   const track = (server) => server.on("connection", (s) => { sockets.add(s); s.on("close", () => sockets.delete(s)); });
-  const plain = createServer(handler(requests));
+  const plain = createServer(handler(requests, script));
   track(plain);
   await new Promise((r) => plain.listen(0, "127.0.0.1", r));
   let secure = null;
   let cert = null;
   if (tls) {
     cert = makeCertificate();
-    secure = createTlsServer({ key: cert.key, cert: cert.cert }, handler(requests));
+    secure = createTlsServer({ key: cert.key, cert: cert.cert }, handler(requests, script));
     track(secure);
     await new Promise((r) => secure.listen(0, "127.0.0.1", r));
   }
@@ -159,6 +176,7 @@ export async function startStubModel({ tls = false } = {}) {
     tlsPort: secure ? secure.address().port : null,
     caFile: cert ? cert.caFile : null,
     requests,
+    script,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => plain.close(r));

@@ -1,0 +1,146 @@
+// The auto-reviewer in the exec pipeline (auto_review.h): a gateway command that would wait for
+// a human under mode "auto" is first shown to the reviewer (§7.1 step 6, §8).
+//
+// Problem: the reviewer may take seconds (a remote model) or never answer; it must not hold
+// the io thread, must be asked at most once per command, and what it approves must be exactly
+// what runs. Its answer, whatever it is, must reach the human who decides next, and leave a
+// trace an operator can audit.
+// Approach: the pre-screen and the default reviewer answer at once, without a model; otherwise
+// one asynchronous completion (ServiceConfig::model_completer) with the configured timeout.
+// allow+low runs the approval's enforced rendering, bound as a human's allow-once is (the
+// executables must still be the files analysed), once; nothing is persisted. Any other answer
+// adds the reviewer's warning to the result and to the approval request (warningText), marks
+// the approval as needing a human (no timeout fallback may run it), and takes the human path.
+// Each decision is appended to <state>/logs/exec-reviews.jsonl off the io thread.
+
+#include "exec/auto_review.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "base/time.h"
+#include "exec/exec_plan.h"
+#include "exec/gateway_approval.h"
+#include "exec/service.h"
+
+namespace clawexec::exec {
+
+policy::ReviewAnswer review_answer_for(const ModelReply& reply, int64_t timeout_ms) {
+  switch (reply.kind) {
+    case ModelReply::Kind::kTimedOut:
+      return policy::reviewer_timed_out(timeout_ms);
+    case ModelReply::Kind::kFailed:
+      return policy::reviewer_failed(reply.error);
+    case ModelReply::Kind::kAnswered:
+      break;
+  }
+  if (std::optional<policy::ReviewAnswer> failed = policy::reviewer_completion_failure(reply.stop_reason, reply.error_message)) {
+    return *failed;
+  }
+  return policy::parse_review_output(reply.text);
+}
+
+json::Object review_record_json(const ReviewRecord& r) {
+  json::Object o{{"ts", r.at_ms},
+                 {"agentId", r.input->agent_id},
+                 {"host", r.input->host},
+                 {"command", r.input->command},
+                 {"cwd", r.input->cwd.value_or("")},
+                 {"reason", r.input->reason},
+                 {"decision", policy::review_decision_name(r.answer->decision)},
+                 {"risk", policy::review_level_name(r.answer->risk)},
+                 {"rationale", r.answer->rationale},
+                 {"modelCalled", r.model_called},
+                 {"latencyMs", r.latency_ms}};
+  if (r.input->resolved_path) o["resolvedPath"] = *r.input->resolved_path;
+  if (!r.model.empty()) o["model"] = r.model;
+  return o;
+}
+
+std::string review_log_path(const std::string& state_dir) { return state_dir + "/logs/exec-reviews.jsonl"; }
+
+void append_review_record(const std::string& state_dir, const std::string& line) {
+  const std::string dir = state_dir + "/logs";
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "clawexec: exec reviewer audit: mkdir %s: %s\n", dir.c_str(), std::strerror(errno));
+    return;
+  }
+  const std::string path = review_log_path(state_dir);
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    std::fprintf(stderr, "clawexec: exec reviewer audit: open %s: %s\n", path.c_str(), std::strerror(errno));
+    return;
+  }
+  // One write per record: O_APPEND keeps concurrent writers' lines whole.
+  std::string record = line + "\n";
+  ssize_t n = ::write(fd, record.data(), record.size());
+  if (n != static_cast<ssize_t>(record.size())) {
+    std::fprintf(stderr, "clawexec: exec reviewer audit: write %s: %s\n", path.c_str(),
+                 n < 0 ? std::strerror(errno) : "short write");
+  }
+  ::close(fd);
+}
+
+void ExecService::set_reviewer(ReviewerConfig reviewer) { config_.reviewer = std::move(reviewer); }
+
+void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
+  std::vector<std::string> env_keys;  // the keys the call set, never their values
+  for (const auto& [key, value] : plan.env_overrides) env_keys.push_back(key);
+  std::sort(env_keys.begin(), env_keys.end());
+  struct Reviewing {
+    ExecPlan plan;
+    CallContext ctx;
+    ExecStartDone done;
+    policy::ReviewInput input;
+    std::chrono::steady_clock::time_point started;
+  };
+  auto state = std::make_shared<Reviewing>(Reviewing{std::move(plan), std::move(ctx), std::move(done), {}, std::chrono::steady_clock::now()});
+  state->input = *state->plan.approval->review_input(env_keys);
+  const ReviewerConfig& reviewer = config_.reviewer;
+
+  auto finish = [this, state](const policy::ReviewAnswer& answer, const std::string& model, bool called) {
+    int64_t latency = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - state->started).count();
+    std::string line = json::serialize(review_record_json({&state->input, &answer, model, called, latency, epoch_ms()}));
+    post_background([dir = config_.state_dir, line = std::move(line)] { append_review_record(dir, line); });
+    if (state->ctx.cancel && state->ctx.cancel->cancelled()) return state->done(Reply::thrown("Tool execution was aborted"));
+    ExecPlan& p = state->plan;
+    if (policy::review_allows_run(answer)) {
+      ApprovalOutcome outcome = p.approval->reviewer_allowed();
+      if (!outcome.approved) return state->done(denied_reply(*p.approval, outcome.reason));
+      p.warnings.push_back(policy::review_allowed_warning(answer));
+      p.command = std::move(outcome.command);
+      p.rendered = outcome.rendered;
+      p.approval.reset();
+      p.no_route_denial.clear();
+      return launch(std::move(p), std::move(state->ctx), std::move(state->done));
+    }
+    std::string warning = policy::review_deferred_warning(answer);
+    p.warnings.push_back(warning);
+    p.approval->reviewer_deferred(warning);
+    ask_human(std::move(p), std::move(state->ctx), std::move(state->done));
+  };
+
+  // Answers that need no model: reviewer-directed text, an oversized request, no reviewer
+  // configured, or one configured that cannot be reached.
+  if (std::optional<policy::ReviewAnswer> screened = policy::prescreen(state->input)) return finish(*screened, "", false);
+  if (!reviewer.endpoint && reviewer.unavailable.empty()) return finish(policy::default_reviewer_answer(state->input), "", false);
+  if (!reviewer.unavailable.empty() || !config_.model_completer) {
+    std::string why = reviewer.unavailable.empty() ? "no model transport in this process" : reviewer.unavailable;
+    return finish(policy::reviewer_model_unavailable(why), reviewer.model, false);
+  }
+  const int64_t timeout_ms = reviewer.timeout_ms;
+  policy::ReviewPrompt prompt = policy::build_review_prompt(state->input);
+  if (reviewer.endpoint->max_tokens) prompt.max_tokens = policy::reviewer_max_tokens(static_cast<double>(*reviewer.endpoint->max_tokens));
+  config_.model_completer(io_, *reviewer.endpoint, prompt, std::chrono::milliseconds(timeout_ms),
+                          [finish, timeout_ms, model = reviewer.model](ModelReply reply) {
+                            finish(review_answer_for(reply, timeout_ms), model, true);
+                          });
+}
+
+}  // namespace clawexec::exec
