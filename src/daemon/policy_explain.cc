@@ -39,6 +39,13 @@ std::string text_report(const boost::json::object& r) {
     out += "reason: " + term::escape_for_display(reason.as_string(), term::DisplayStyle::kLines) + "\n";
   }
   out += "decision: " + str("decision") + "\n";
+  if (const boost::json::value* review = r.if_contains("autoReview"); review && review->is_object()) {
+    const boost::json::value* consulted = review->as_object().if_contains("consulted");
+    const boost::json::value* why = review->as_object().if_contains("why");
+    if (consulted && consulted->is_bool() && why && why->is_string()) {
+      out += std::string("auto review: ") + (consulted->as_bool() ? "consulted" : "not consulted") + ": " + shown(*why) + "\n";
+    }
+  }
   if (r.contains("commandToRun")) out += "runs: " + str("commandToRun") + "\n";
   if (const boost::json::value* deny = r.if_contains("denyMessage"); deny && deny->is_string()) {
     out += "refused with: " + term::escape_for_display(deny->as_string(), term::DisplayStyle::kLines) + "\n";

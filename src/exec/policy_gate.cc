@@ -90,6 +90,40 @@ Result<void> check_security_floor(const ServiceConfig& config, ExecHost host) {
   return {};
 }
 
+namespace {
+
+// Whether a request for this command would go to the auto-reviewer first (§7.1 step 6), and
+// why or why not; with the model that would be asked.
+boost::json::object auto_review_explained(const ServiceConfig& config, const std::shared_ptr<GatewayContext>& g,
+                                          const policy::Decision& d, const std::string& command, const std::string& cwd,
+                                          const std::string& path_env) {
+  boost::json::object out;
+  auto why = [&](bool consulted, std::string text) {
+    out["consulted"] = consulted;
+    out["why"] = std::move(text);
+    return out;
+  };
+  if (!config.exec.mode || *config.exec.mode != config::ExecMode::kAuto) return why(false, "tools.exec.mode is not \"auto\"");
+  if (!g->auto_review) {
+    return why(false, "the effective ask is stricter than on-miss (the approvals file or the call asks always), so a human decides");
+  }
+  if (d.verdict != policy::Verdict::kAsk || !needs_analysis(*g)) return why(false, "no approval is needed: nothing to review");
+  if (d.security_audit_suppression) return why(false, "security audit suppression edits always need a human");
+  GatewayApproval probe(g, command, cwd, path_env);
+  if (!probe.review_input({})) {
+    return why(false, "the command does not bind to one executable with an enforced rendering and a resolved path, so a human decides");
+  }
+  const ReviewerConfig& r = config.reviewer;
+  if (!r.model.empty()) out["model"] = r.model;
+  if (!r.model_source.empty()) out["modelSource"] = r.model_source;
+  out["timeoutMs"] = r.timeout_ms;
+  if (!r.unavailable.empty()) return why(true, "the reviewer is consulted but its model is unavailable (" + r.unavailable + "): it defers to a human");
+  if (!r.endpoint) return why(true, "the reviewer is consulted, but no model is configured (tools.exec.reviewer.model): the default reviewer defers to a human");
+  return why(true, "the reviewer (" + r.model + ") is asked first: allow with risk low runs it once, anything else goes to a human");
+}
+
+}  // namespace
+
 boost::json::object explain_policy(const ServiceConfig& config, const std::string& command, const std::string& cwd,
                                    const std::string& path_env) {
   shell::ShellDialect dialect = dialect_of(server_shell(config).first);
@@ -146,6 +180,8 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
   always["patterns"] = strings(d.allow_always.patterns);
   always["reasons"] = strings(d.allow_always.reasons);
   out["allowAlways"] = std::move(always);
+  g.decision = d;  // what a request would carry (the reviewer binds to it)
+  out["autoReview"] = auto_review_explained(config, *context, d, command, cwd, path_env);
   if (config.exec.command_highlighting) {
     boost::json::array spans;
     for (const policy::HighlightSpan& s : policy::command_highlight_spans(e.plan.explanation)) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "base/strings.h"
+#include "base/utf.h"
 #include "policy/audit_config.h"
 #include "policy/inline_eval.h"
 #include "policy/modes.h"
@@ -217,6 +218,49 @@ void check_interpreter_allowlist(const json::value& config, const json::value& a
                  "allowlisting interpreters like python, node, ruby, perl, php, lua, or osascript."});
 }
 
+// A model ref as config writes one: "provider/model", or {primary} ("" when neither).
+std::string model_ref(const json::value* value) {
+  if (value == nullptr) return {};
+  if (value->is_string()) return std::string(js_trim(value->as_string()));
+  if (const json::value* primary = present(value->is_object() ? &value->as_object() : nullptr, "primary");
+      primary != nullptr && primary->is_string()) {
+    return std::string(js_trim(primary->as_string()));
+  }
+  return {};
+}
+
+// mode "auto" with no model for the reviewer (tools.exec.reviewer.model, else the agent's
+// primary model): the default reviewer defers every command, so "auto" only adds a delay.
+void check_auto_review_model(const json::value& config, std::vector<AuditFinding>& out) {
+  const json::object* global = global_exec_section(config);
+  const json::object* defaults = object_member(object_member(&config, "agents"), "defaults");
+  const std::string default_model = model_ref(present(defaults, "model"));
+  auto reviewer_model = [](const json::object* exec) { return model_ref(present(object_member(exec, "reviewer"), "model")); };
+  std::vector<std::string> hits;
+  auto is_auto = [](const json::value* mode) { return is_string_equal(mode, "auto"); };
+  if (is_auto(present(global, "mode")) && reviewer_model(global).empty() && default_model.empty()) {
+    hits.push_back("- tools.exec (mode auto)");
+  }
+  for (const ConfiguredAgent& agent : list_configured_agents(config)) {
+    if (!agent.has_string_id) continue;
+    const json::object* exec = agent_exec_section(agent);
+    const json::value* mode = present(exec, "mode") != nullptr ? present(exec, "mode") : present(global, "mode");
+    if (!is_auto(mode)) continue;
+    // An agent's reviewer object replaces the global one as a whole.
+    std::string model = present(exec, "reviewer") != nullptr ? reviewer_model(exec) : reviewer_model(global);
+    if (model.empty()) model = model_ref(present(agent.entry, "model"));
+    if (model.empty()) model = default_model;
+    if (model.empty()) hits.push_back("- " + agent.doctor_scope_path + " (mode auto)");
+  }
+  if (hits.empty()) return;
+  out.push_back({"tools.exec.auto_review_no_model", AuditSeverity::kWarn,
+                 "Exec mode auto has no reviewer model",
+                 "tools.exec.mode=\"auto\" asks a model-backed reviewer before a human, but no model is configured "
+                 "for:\n" + lines(hits) + "\nThe default reviewer defers every command to a human.",
+                 "Set tools.exec.reviewer.model to a \"provider/model\" listed under models.providers (a local "
+                 "OpenAI-compatible server works), or use tools.exec.mode=\"ask\"."});
+}
+
 }  // namespace
 
 // Defined in audit_safe_bins.cc.
@@ -230,6 +274,7 @@ std::vector<AuditFinding> collect_exec_audit_findings(const json::value& config,
   check_auto_allow_skills(approvals, out);
   check_interpreter_allowlist(config, approvals, out);
   check_exec_audit_safe_bins(config, facts, out);
+  check_auto_review_model(config, out);
   return out;
 }
 

@@ -28,6 +28,31 @@ TEST(SecurityAudit, EmptyConfigAndApprovalsHaveNoFindings) {
   EXPECT_TRUE(audit("{}").empty());
 }
 
+TEST(SecurityAudit, ModeAutoWithoutAReviewerModelWarnsForEachScope) {
+  const AuditFinding* f = find(audit(R"({"tools":{"exec":{"mode":"auto"}},
+      "agents":{"entries":{"ops":{"tools":{"exec":{"reviewer":{"timeoutMs":5000}}}},
+                           "dev":{"model":"local/qwen"},
+                           "calm":{"tools":{"exec":{"mode":"ask"}}}}}})"),
+                               "tools.exec.auto_review_no_model");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, AuditSeverity::kWarn);
+  EXPECT_NE(f->detail.find("- tools.exec (mode auto)"), std::string::npos) << f->detail;
+  // ops's reviewer object replaces the global one and names no model; dev reviews with its own
+  // primary model; calm is not in auto mode.
+  EXPECT_NE(f->detail.find("- agents.entries.ops.tools.exec (mode auto)"), std::string::npos) << f->detail;
+  EXPECT_EQ(f->detail.find("dev"), std::string::npos) << f->detail;
+  EXPECT_EQ(f->detail.find("calm"), std::string::npos) << f->detail;
+  EXPECT_NE(f->detail.find("The default reviewer defers every command to a human."), std::string::npos);
+
+  EXPECT_EQ(find(audit(R"({"tools":{"exec":{"mode":"auto","reviewer":{"model":"local/qwen"}}}})"),
+                 "tools.exec.auto_review_no_model"),
+            nullptr);
+  EXPECT_EQ(find(audit(R"({"tools":{"exec":{"mode":"auto"}},"agents":{"defaults":{"model":{"primary":"a/b"}}}})"),
+                 "tools.exec.auto_review_no_model"),
+            nullptr);
+  EXPECT_EQ(find(audit(R"({"tools":{"exec":{"mode":"ask"}}})"), "tools.exec.auto_review_no_model"), nullptr);
+}
+
 TEST(SecurityAudit, SandboxHostWithSandboxOffWarnsWithTheReferenceText) {
   auto findings = audit(R"({"tools":{"exec":{"host":"sandbox"}}})");
   const AuditFinding* f = find(findings, "tools.exec.host_sandbox_no_sandbox_defaults");

@@ -11,6 +11,10 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, closeAll, waitFor } from "./lib/harness.mjs";
 import { startStubModel } from "./lib/stub_model.mjs";
+import { startGateway, mcpAgent, approvalIdOf } from "./lib/gateway.mjs";
+import { launchBrowser, login, screenshot } from "./lib/browser.mjs";
+import { spawnSync } from "node:child_process";
+import { serverEnv, CLAWEXEC } from "./lib/harness.mjs";
 
 const SECRET = "sk-test-secret-7c1d";
 const servers = [];
@@ -89,8 +93,6 @@ describe("exec auto reviewer", { concurrency: 1 }, () => {
     assert.ok(r.text.includes(warning), r.text);
     assert.throws(() => readFileSync(marker), "the command did not run");
     // The operator sees it too: `approvals pending` lists the warning.
-    const { spawnSync } = await import("node:child_process");
-    const { serverEnv, CLAWEXEC } = await import("./lib/harness.mjs");
     const p = spawnSync(CLAWEXEC, ["approvals", "pending", "--json"], { env: serverEnv(s.stateDir), encoding: "utf8", timeout: 20000 });
     const listed = JSON.parse(p.stdout).find((a) => a.id === r.details.approvalId);
     assert.ok(listed.warningText.includes(warning), JSON.stringify(listed));
@@ -200,5 +202,50 @@ describe("exec auto reviewer", { concurrency: 1 }, () => {
     const r = await slow;
     assert.equal(r.details.status, "completed", r.text);
     assert.ok(Date.now() - started >= 3000);
+  });
+
+  test("policy explain says whether the reviewer is consulted, why, and with which model", async () => {
+    const s = await reviewed();
+    const explain = (command) => {
+      const r = spawnSync(CLAWEXEC, ["policy", "explain", "--json", command], { env: serverEnv(s.stateDir), encoding: "utf8", timeout: 20000 });
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout).autoReview;
+    };
+    const one = explain("ls /");
+    assert.equal(one.consulted, true);
+    assert.equal(one.model, "stub/script");
+    assert.equal(one.timeoutMs, 1500);
+    assert.match(one.why, /asked first: allow with risk low runs it once/);
+    const piped = explain("ls / | grep usr");
+    assert.equal(piped.consulted, false);
+    assert.match(piped.why, /does not bind to one executable/);
+    const text = spawnSync(CLAWEXEC, ["policy", "explain", "ls /"], { env: serverEnv(s.stateDir), encoding: "utf8", timeout: 20000 });
+    assert.match(text.stdout, /^auto review: consulted: the reviewer \(stub\/script\) is asked first/m);
+  });
+
+  test("the control UI's approval card shows the reviewer's risk and rationale (gateway, headless Chromium)", async () => {
+    const g = await startGateway({
+      config: {
+        tools: { exec: { mode: "auto", reviewer: { model: "stub/script", timeoutMs: 1500 } } },
+        models: { providers: { stub: { baseUrl: `http://127.0.0.1:${stub.port}/v1`, api: "openai-completions", apiKey: SECRET, models: [{ id: "script", name: "script" }] } } },
+      },
+    });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.page();
+      await login(page, g.url, g.token);
+      const a = await mcpAgent(g, "reviewed-agent");
+      stub.script.push({ text: answer("ask", "high", "deletes files outside the project") });
+      const id = approvalIdOf(await a.exec({ command: "rm -rf /tmp/clawexec-review-target" }));
+      const card = await page.waitForSelector(`#approvals-list li[data-id="${id}"]`, { timeout: 5000 });
+      assert.match(await card.textContent(), /Exec auto-review deferred to human approval \(risk=high\): deletes files outside the project/);
+      await screenshot(page, "approvals-auto-review");
+      await card.$eval('button[data-decision="deny"]', (b) => b.click());
+      await a.close();
+      await page.close();
+    } finally {
+      await browser.close();
+      await g.stop();
+    }
   });
 });
