@@ -57,7 +57,9 @@ json::Object review_record_json(const ReviewRecord& r) {
                  {"risk", policy::review_level_name(r.answer->risk)},
                  {"rationale", r.answer->rationale},
                  {"modelCalled", r.model_called},
-                 {"latencyMs", r.latency_ms}};
+                 {"latencyMs", r.latency_us / 1000},
+                 {"latencyUs", r.latency_us},
+                 {"modelUs", r.model_us}};
   if (r.input->resolved_path) o["resolvedPath"] = *r.input->resolved_path;
   if (!r.model.empty()) o["model"] = r.model;
   return o;
@@ -104,9 +106,9 @@ void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDo
   state->input = *state->plan.approval->review_input(env_keys);
   const ReviewerConfig& reviewer = config_.reviewer;
 
-  auto finish = [this, state](const policy::ReviewAnswer& answer, const std::string& model, bool called) {
-    int64_t latency = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - state->started).count();
-    std::string line = json::serialize(review_record_json({&state->input, &answer, model, called, latency, epoch_ms()}));
+  auto finish = [this, state](const policy::ReviewAnswer& answer, const std::string& model, bool called, int64_t model_us = 0) {
+    int64_t latency = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - state->started).count();
+    std::string line = json::serialize(review_record_json({&state->input, &answer, model, called, latency, model_us, epoch_ms()}));
     post_background([dir = config_.state_dir, line = std::move(line)] { append_review_record(dir, line); });
     if (state->ctx.cancel && state->ctx.cancel->cancelled()) return state->done(Reply::thrown("Tool execution was aborted"));
     ExecPlan& p = state->plan;
@@ -137,9 +139,11 @@ void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDo
   const int64_t timeout_ms = reviewer.timeout_ms;
   policy::ReviewPrompt prompt = policy::build_review_prompt(state->input);
   if (reviewer.endpoint->max_tokens) prompt.max_tokens = policy::reviewer_max_tokens(static_cast<double>(*reviewer.endpoint->max_tokens));
+  auto asked = std::chrono::steady_clock::now();
   config_.model_completer(io_, *reviewer.endpoint, prompt, std::chrono::milliseconds(timeout_ms),
-                          [finish, timeout_ms, model = reviewer.model](ModelReply reply) {
-                            finish(review_answer_for(reply, timeout_ms), model, true);
+                          [finish, timeout_ms, asked, model = reviewer.model](ModelReply reply) {
+                            int64_t model_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - asked).count();
+                            finish(review_answer_for(reply, timeout_ms), model, true, model_us);
                           });
 }
 

@@ -68,7 +68,8 @@ struct ReviewRecord {
   const policy::ReviewAnswer* answer = nullptr;
   std::string model;       // "" when no model was asked
   bool model_called = false;
-  int64_t latency_ms = 0;  // from the start of the review to its answer
+  int64_t latency_us = 0;  // from the start of the review to its answer
+  int64_t model_us = 0;    // of which inside the model call (0 when none was made)
   int64_t at_ms = 0;       // epoch
 };
 json::Object review_record_json(const ReviewRecord& record);
