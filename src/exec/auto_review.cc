@@ -91,43 +91,20 @@ void append_review_record(const std::string& state_dir, const std::string& line)
 
 void ExecService::set_reviewer(ReviewerConfig reviewer) { config_.reviewer = std::move(reviewer); }
 
-void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
-  std::vector<std::string> env_keys;  // the keys the call set, never their values
-  for (const auto& [key, value] : plan.env_overrides) env_keys.push_back(key);
-  std::sort(env_keys.begin(), env_keys.end());
+void ExecService::review(policy::ReviewInput input, std::function<void(const policy::ReviewAnswer&)> answered) {
   struct Reviewing {
-    ExecPlan plan;
-    CallContext ctx;
-    ExecStartDone done;
     policy::ReviewInput input;
+    std::function<void(const policy::ReviewAnswer&)> answered;
     std::chrono::steady_clock::time_point started;
   };
-  auto state = std::make_shared<Reviewing>(Reviewing{std::move(plan), std::move(ctx), std::move(done), {}, std::chrono::steady_clock::now()});
-  state->input = *state->plan.approval->review_input(env_keys);
+  auto state = std::make_shared<Reviewing>(Reviewing{std::move(input), std::move(answered), std::chrono::steady_clock::now()});
   const ReviewerConfig& reviewer = config_.reviewer;
-
   auto finish = [this, state](const policy::ReviewAnswer& answer, const std::string& model, bool called, int64_t model_us = 0) {
     int64_t latency = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - state->started).count();
     std::string line = json::serialize(review_record_json({&state->input, &answer, model, called, latency, model_us, epoch_ms()}));
     post_background([dir = config_.state_dir, line = std::move(line)] { append_review_record(dir, line); });
-    if (state->ctx.cancel && state->ctx.cancel->cancelled()) return state->done(Reply::thrown("Tool execution was aborted"));
-    ExecPlan& p = state->plan;
-    if (policy::review_allows_run(answer)) {
-      ApprovalOutcome outcome = p.approval->reviewer_allowed();
-      if (!outcome.approved) return state->done(denied_reply(*p.approval, outcome.reason));
-      p.warnings.push_back(policy::review_allowed_warning(answer));
-      p.command = std::move(outcome.command);
-      p.rendered = outcome.rendered;
-      p.approval.reset();
-      p.no_route_denial.clear();
-      return launch(std::move(p), std::move(state->ctx), std::move(state->done));
-    }
-    std::string warning = policy::review_deferred_warning(answer);
-    p.warnings.push_back(warning);
-    p.approval->reviewer_deferred(warning);
-    ask_human(std::move(p), std::move(state->ctx), std::move(state->done));
+    state->answered(answer);
   };
-
   // Answers that need no model: reviewer-directed text, an oversized request, no reviewer
   // configured, or one configured that cannot be reached.
   if (std::optional<policy::ReviewAnswer> screened = policy::prescreen(state->input)) return finish(*screened, "", false);
@@ -145,6 +122,37 @@ void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDo
                             int64_t model_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - asked).count();
                             finish(review_answer_for(reply, timeout_ms), model, true, model_us);
                           });
+}
+
+void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
+  std::vector<std::string> env_keys;  // the keys the call set, never their values
+  for (const auto& [key, value] : plan.env_overrides) env_keys.push_back(key);
+  std::sort(env_keys.begin(), env_keys.end());
+  struct Waiting {
+    ExecPlan plan;
+    CallContext ctx;
+    ExecStartDone done;
+  };
+  auto state = std::make_shared<Waiting>(Waiting{std::move(plan), std::move(ctx), std::move(done)});
+  policy::ReviewInput input = *state->plan.approval->review_input(env_keys);
+  review(std::move(input), [this, state](const policy::ReviewAnswer& answer) {
+    if (state->ctx.cancel && state->ctx.cancel->cancelled()) return state->done(Reply::thrown("Tool execution was aborted"));
+    ExecPlan& p = state->plan;
+    if (policy::review_allows_run(answer)) {
+      ApprovalOutcome outcome = p.approval->reviewer_allowed();
+      if (!outcome.approved) return state->done(denied_reply(*p.approval, outcome.reason));
+      p.warnings.push_back(policy::review_allowed_warning(answer));
+      p.command = std::move(outcome.command);
+      p.rendered = outcome.rendered;
+      p.approval.reset();
+      p.no_route_denial.clear();
+      return launch(std::move(p), std::move(state->ctx), std::move(state->done));
+    }
+    std::string warning = policy::review_deferred_warning(answer);
+    p.warnings.push_back(warning);
+    p.approval->reviewer_deferred(warning);
+    ask_human(std::move(p), std::move(state->ctx), std::move(state->done));
+  });
 }
 
 }  // namespace clawexec::exec

@@ -207,8 +207,12 @@ void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> conf
 }
 
 void ExecService::ask_human(ExecPlan plan, CallContext ctx, ExecStartDone done) {
-  // Only the reviewer could have let it run, and it did not: nobody can be asked.
-  if (!plan.no_route_denial.empty()) return done(Reply::thrown(plan.no_route_denial));
+  // Only the reviewer could have let it run, and it did not: nobody can be asked. Its answer
+  // comes first.
+  if (!plan.no_route_denial.empty()) {
+    std::string reviewer = plan.warnings.empty() ? std::string() : plan.warnings.back() + "\n";
+    return done(Reply::thrown(reviewer + plan.no_route_denial));
+  }
   if (ctx.elicit) return ask_then_launch(std::move(plan), std::move(ctx), std::move(done));
   plan.preflight = false;  // as in the reference, the approval path runs without a preflight
   register_pending(std::move(plan), std::move(ctx), std::move(done));

@@ -127,6 +127,8 @@ struct ExecService::NodeCall {
   ExecAsk ask = ExecAsk::kOff;
   ExecSecurity ask_fallback = ExecSecurity::kDeny;
   bool allow_always = false;  // the node said an allow-always would cover the whole command
+  bool reviewed = false;        // the auto-reviewer was asked (mode auto: once, before any human)
+  bool human_required = false;  // it deferred: no fallback may run the command
 
   void answer(Reply reply) {
     if (!done) return;
@@ -277,6 +279,29 @@ json::Object ExecService::NodeCall::run_params(const std::optional<std::string>&
   return run;
 }
 
+// The reviewer's view of a node run: the node's plan (its argv is what an allow-once runs), the
+// environment names the call sets, and why a human would be needed.
+policy::ReviewInput ExecService::node_review_input(const NodeCall& call) {
+  policy::ReviewInput in;
+  in.command = call.command_text();
+  if (const json::Value* argv = json::find(call.prepared, "argv"); argv && argv->is_array()) {
+    std::vector<std::string> words;
+    for (const json::Value& w : argv->get_array()) words.push_back(w.is_string() ? std::string(w.get_string()) : std::string());
+    in.argv = std::move(words);
+  }
+  if (std::string dir = call.cwd(); !dir.empty()) in.cwd = dir;
+  std::vector<std::string> env_keys;
+  for (const auto& [key, value] : call.plan.env_overrides) env_keys.push_back(key);
+  std::sort(env_keys.begin(), env_keys.end());
+  in.env_keys = std::move(env_keys);
+  in.host = "node";
+  in.reason = call.security == ExecSecurity::kAllowlist ? "allowlist-miss" : "approval-required";
+  in.analysis.parsed = in.argv.has_value();
+  in.agent_id = call.agent_id;
+  in.session_key = call.session_key;
+  return in;
+}
+
 std::string ExecService::node_system_run(std::shared_ptr<NodeCall> call,
                                   std::optional<std::pair<std::string, policy::ApprovalDecision>> approval,
                                   std::function<void(NodeInvokeResult)> then) {
@@ -295,15 +320,34 @@ std::string ExecService::node_system_run(std::shared_ptr<NodeCall> call,
 }
 
 void ExecService::ask_node_approval(std::shared_ptr<NodeCall> call) {
+  // mode "auto": the reviewer first (§7.1 step 6), on the node's plan - exactly the argv an
+  // allow-once runs there.
+  if (call->policy.auto_review && call->ask != ExecAsk::kAlways && !call->reviewed) {
+    call->reviewed = true;
+    return review(node_review_input(*call), [this, call](const policy::ReviewAnswer& answer) {
+      if (call->ctx.cancel && call->ctx.cancel->cancelled()) return call->answer(Reply::thrown("Tool execution was aborted"));
+      if (policy::review_allows_run(answer)) {
+        call->plan.warnings.push_back(policy::review_allowed_warning(answer));
+        (void)node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
+                              [call](NodeInvokeResult ran) { call->answer(call->run_reply(ran)); });
+        return;
+      }
+      call->plan.warnings.push_back(policy::review_deferred_warning(answer));
+      call->human_required = true;
+      ask_node_approval(call);
+    });
+  }
   if (!call->ctx.pending_approvals) {
-    // No route: the ask fallback at once.
-    if (call->ask_fallback == ExecSecurity::kFull) {
+    // No route: the ask fallback at once (never after the reviewer deferred).
+    if (call->ask_fallback == ExecSecurity::kFull && !call->human_required) {
       (void)node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
                             [call](NodeInvokeResult ran) { call->answer(call->run_reply(ran)); });
       return;
     }
-    return call->answer(Reply::thrown(headless_denial(call->security, call->ask, call->ask_fallback,
-                                                      "the exec approvals of node " + call->node.node_id)));
+    std::string denial = headless_denial(call->security, call->ask, call->ask_fallback, "the exec approvals of node " + call->node.node_id);
+    // After the reviewer deferred, say what it answered before why nobody else can.
+    if (call->human_required && !call->plan.warnings.empty()) denial = call->plan.warnings.back() + "\n" + denial;
+    return call->answer(Reply::thrown(denial));
   }
   std::vector<policy::ApprovalDecision> decisions{policy::ApprovalDecision::kAllowOnce};
   if (call->allow_always) decisions.push_back(policy::ApprovalDecision::kAllowAlways);
@@ -370,7 +414,7 @@ bool ExecService::settle_node_approval(const std::string& id, std::optional<poli
   }
   pending_.purge(epoch_ms());
   std::optional<policy::ApprovalDecision> run_as = decision;
-  if (!decision && call->ask_fallback == ExecSecurity::kFull) run_as = policy::ApprovalDecision::kAllowOnce;
+  if (!decision && call->ask_fallback == ExecSecurity::kFull && !call->human_required) run_as = policy::ApprovalDecision::kAllowOnce;
   if (!run_as || *run_as == policy::ApprovalDecision::kDeny) {
     std::string reason = decision ? "user-denied" : "approval-timeout";
     notify(scope, "", policy::node_exec_denied_text(node_id, id, reason, shown_command));

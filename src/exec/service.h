@@ -212,6 +212,10 @@ class ExecService {
   /// Internal: a plan that needs a human goes to elicitation, the pending approvals, or (no
   /// route) is refused.
   void ask_human(ExecPlan plan, CallContext ctx, ExecStartDone done);
+  /// Internal (auto_review.cc): asks this agent's reviewer about `input` - the pre-screen, the
+  /// default reviewer or the model, once - records the decision in the audit log and calls
+  /// `answered` on the io thread.
+  void review(policy::ReviewInput input, std::function<void(const policy::ReviewAnswer&)> answered);
   /// New reviewer settings (a config reload), like set_exec_settings.
   void set_reviewer(ReviewerConfig reviewer);
 
@@ -329,6 +333,7 @@ class ExecService {
   /// The node run needs a human: a pending approval (operator channel, gateway WebSocket), the
   /// call answered at once with the pending text, the run and its follow-up notice once decided.
   void ask_node_approval(std::shared_ptr<NodeCall> call);
+  static policy::ReviewInput node_review_input(const NodeCall& call);
   /// Settles a node approval; false when `id` is not one.
   bool settle_node_approval(const std::string& id, std::optional<policy::ApprovalDecision> decision);
   /// Forgets a waiting node run without running it (its client session ended).

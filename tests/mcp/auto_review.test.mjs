@@ -11,8 +11,9 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, closeAll, waitFor } from "./lib/harness.mjs";
 import { startStubModel } from "./lib/stub_model.mjs";
-import { startGateway, mcpAgent, approvalIdOf } from "./lib/gateway.mjs";
+import { startGateway, mcpAgent, approvalIdOf, operator } from "./lib/gateway.mjs";
 import { launchBrowser, login, screenshot } from "./lib/browser.mjs";
+import { fakeNode, preparingHandler } from "./lib/fake_node.mjs";
 import { spawnSync } from "node:child_process";
 import { serverEnv, CLAWEXEC } from "./lib/harness.mjs";
 
@@ -245,6 +246,59 @@ describe("exec auto reviewer", { concurrency: 1 }, () => {
       await page.close();
     } finally {
       await browser.close();
+      await g.stop();
+    }
+  });
+
+  test("host=node: the reviewer sees the node's plan; allow/low runs it there once (approved allow-once), ask defers to a pending approval", async () => {
+    const g = await startGateway({
+      config: {
+        tools: { exec: { mode: "auto", host: "node", reviewer: { model: "stub/script", timeoutMs: 1500 } } },
+        models: { providers: { stub: { baseUrl: `http://127.0.0.1:${stub.port}/v1`, api: "openai-completions", apiKey: SECRET, models: [{ id: "script", name: "script" }] } } },
+      },
+    });
+    const runs = [];
+    const node = await fakeNode(g, {
+      name: "reviewed-node",
+      handler: preparingHandler((params) => {
+        runs.push(params);
+        return { payload: { exitCode: 0, timedOut: false, success: true, stdout: "node-ran\n", stderr: "", error: null } };
+      }),
+    });
+    try {
+      assert.equal(node.res.ok, true, JSON.stringify(node.res));
+      const a = await mcpAgent(g, "node-agent");
+      const before = stub.requests.length;
+      stub.script.push({ text: answer("allow", "low", "prints text") });
+      const ok = await a.exec({ command: "echo reviewed" });
+      const text = ok.content[0].text;
+      assert.match(text, /Exec auto-review allowed once \(risk=low\): prints text/);
+      assert.match(text, /node-ran/);
+      assert.equal(stub.requests.length, before + 1);
+      const sent = JSON.stringify(stub.requests.at(-1).body);
+      assert.match(sent, /\\"host\\": \\"node\\"/);
+      assert.match(sent, /echo reviewed/);
+      assert.equal(runs.length, 1);
+      assert.equal(runs[0].approved, true);
+      assert.equal(runs[0].approvalDecision, "allow-once");
+      assert.deepEqual(runs[0].command, ["/bin/sh", "-lc", "echo reviewed"], "exactly the plan the reviewer saw");
+
+      // No operator connected: no human can be asked, so a deferral is refused (the reviewer's
+      // answer first), never run by a fallback.
+      stub.script.push({ text: answer("ask", "high", "unclear") });
+      const refused = await a.exec({ command: "echo refused" });
+      assert.match(refused.content[0].text, /^Exec auto-review deferred to human approval \(risk=high\): unclear\nexec denied: Headless runs cannot wait/);
+      // With an approval client connected it waits for a human, carrying the reviewer's answer.
+      const op = await operator(g, ["operator.approvals"], { caps: ["exec-approvals"] });
+      stub.script.push({ text: answer("ask", "high", "unclear") });
+      const held = await a.exec({ command: "echo held" });
+      assert.match(held.content[0].text, /Exec auto-review deferred to human approval \(risk=high\): unclear/);
+      assert.match(held.content[0].text, /Approval required/);
+      assert.equal(runs.length, 1, "nothing ran on the node");
+      op.ws.close();
+      await a.close();
+    } finally {
+      node.ws.close();
       await g.stop();
     }
   });
