@@ -50,7 +50,7 @@ describe("operator WebSocket: handshake", () => {
       "clawexec.sessions.write", "clawexec.sessions.sendKeys", "clawexec.sessions.submit", "clawexec.sessions.paste",
       "clawexec.sessions.kill", "clawexec.policy.explain", "clawexec.policy.presets", "clawexec.security.audit", "clawexec.doctor", "clawexec.doctor.fix",
       "node.list", "node.describe", "node.invoke", "node.invoke.result", "node.event",
-      "node.pair.list", "node.pair.approve", "node.pair.reject", "exec.approvals.node.get", "exec.approvals.node.set",
+      "node.pair.list", "node.pair.approve", "node.pair.reject", "node.pair.remove", "node.rename", "exec.approvals.node.get", "exec.approvals.node.set",
     ]);
     assert.ok(hello.features.events.includes("exec.approval.requested"));
     assert.deepEqual(hello.auth, { method: "token", role: "operator", scopes: ["operator.admin", "operator.approvals"] });

@@ -4,8 +4,9 @@
 // device-less connect is refused (device identity required), it connects again with its
 // WebCrypto Ed25519 device (signed v2 proof, key in IndexedDB), shows "Pairing pending" with the
 // request, and once an operator approves that request on the Nodes page of a loopback UI it is
-// in, as a paired openclaw-control-ui device. (Chromium treats the address as a secure origin
-// through a flag, as https would be.)
+// in, as a paired openclaw-control-ui device; a later tab logs in with the device token alone,
+// until it is revoked. (Chromium treats the address as a secure origin through a flag, as
+// https would be.)
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startGateway, operator } from "./lib/gateway.mjs";
@@ -71,6 +72,32 @@ describe("control UI from another machine", () => {
     });
     assert.deepEqual(extractable, { type: "private", extractable: false, algorithm: "Ed25519" });
     assert.deepEqual(remote.errors, []);
+
+    // A later visit (a new tab: no secret in its sessionStorage) logs in with the device token
+    // the gateway issued, signed by the same key.
+    const again = await browser.page();
+    await again.goto(`${remoteUrl}/`);
+    await again.waitForSelector("#page-approvals:not([hidden])", { timeout: 10000 });
+    assert.equal(await again.evaluate(() => sessionStorage.length), 0, "no secret was needed");
+    assert.match(await again.textContent("#conn-state"), /connected/);
+    // Revoked, the token is refused and forgotten: the next visit asks for the secret.
+    const revoke = await admin.call("device.token.revoke", { deviceId, role: "operator" });
+    assert.equal(revoke.ok, true, JSON.stringify(revoke));
+    const after = await browser.page();
+    await after.goto(`${remoteUrl}/`);
+    await after.waitForFunction(() => !document.getElementById("page-login").hidden);
+    await after.waitForFunction(async () => {
+      const db = await new Promise((resolve) => {
+        const r = indexedDB.open("clawexec-control", 1);
+        r.onsuccess = () => resolve(r.result);
+      });
+      const t = await new Promise((resolve) => {
+        const r = db.transaction("identity").objectStore("identity").get("deviceToken");
+        r.onsuccess = () => resolve(r.result);
+      });
+      return t === undefined;
+    }, null, { timeout: 10000 });
+    assert.deepEqual(again.errors, []);
     admin.ws.close();
   });
 });

@@ -1,5 +1,6 @@
 // The control UI's entry point: the login page (the gateway secret, kept in this tab's
-// sessionStorage only), the screens for an unreachable gateway, a refused secret (the
+// sessionStorage only; a paired browser's device token, kept with its key, logs it in on later
+// visits until it is revoked or the user logs out), the screens for an unreachable gateway, a refused secret (the
 // gateway's own text) and a pending pairing, the hash navigation between the approvals,
 // sessions, nodes, allowlists and audit pages, and reconnects after the connection drops.
 
@@ -68,18 +69,29 @@ async function login(kind, secret, { remembered = false } = {}) {
   setState("connecting…");
   let g = new Gateway();
   try {
-    try {
-      await g.connect(kind, secret);
-    } catch (err) {
-      // Not on the gateway's machine: connect again as this browser's paired device.
-      if (err.kind !== "device" || !device.available()) throw err;
-      g = new Gateway();
+    if (kind === "device-token") {
       await g.connect(kind, secret, await device.identity());
+    } else {
+      try {
+        await g.connect(kind, secret);
+      } catch (err) {
+        // Not on the gateway's machine: connect again as this browser's paired device.
+        if (err.kind !== "device" || !device.available()) throw err;
+        g = new Gateway();
+        await g.connect(kind, secret, await device.identity());
+      }
     }
   } catch (err) {
     $("login-submit").disabled = false;
     setState("not connected");
     if (remembered && err.kind === "auth") sessionStorage.removeItem(STORE);
+    // A device token that no longer works (revoked, rotated, the pairing removed) is forgotten:
+    // the login form asks for the secret again.
+    if (kind === "device-token" && (err.kind === "auth" || err.kind === "pairing" || err.kind === "device")) {
+      await device.forgetToken().catch(() => {});
+      showPage("login");
+      return;
+    }
     if (remembered && err.kind === "unreachable") scheduleRetry(kind, secret);
     // Pairing pending: try again until an operator approved (the secret stays in memory only).
     if (err.kind === "pairing") scheduleRetry(kind, secret, 3000);
@@ -89,7 +101,11 @@ async function login(kind, secret, { remembered = false } = {}) {
   }
   $("login-submit").disabled = false;
   $("login-error").hidden = true;
-  sessionStorage.setItem(STORE, JSON.stringify({ kind, secret }));
+  if (kind !== "device-token") sessionStorage.setItem(STORE, JSON.stringify({ kind, secret }));
+  // Paired as a device: keep the token it was issued for the next visit (a device-less
+  // loopback login gets none).
+  const issued = g.hello?.auth?.deviceToken;
+  if (issued && device.available()) await device.saveToken(issued).catch(() => {});
   gw = g;
   setState(`connected · ${g.hello?.server?.version ? "clawexec " + g.hello.server.version : "gateway"}`);
   pages = {};
@@ -134,6 +150,7 @@ function start() {
   $("logout").onclick = () => {
     clearTimeout(retry);
     sessionStorage.removeItem(STORE);
+    if (device.available()) device.forgetToken().catch(() => {});
     const g = gw;
     clearInterval(pages?.approvals?.timer);
     pages?.approvals?.reset();
@@ -149,9 +166,13 @@ function start() {
   showPage("login");
   try {
     const saved = JSON.parse(sessionStorage.getItem(STORE) ?? "null");
-    if (saved?.secret) login(saved.kind === "password" ? "password" : "token", saved.secret, { remembered: true });
+    if (saved?.secret) return login(saved.kind === "password" ? "password" : "token", saved.secret, { remembered: true });
   } catch {
     sessionStorage.removeItem(STORE);
+  }
+  // No secret in this tab: a paired browser logs in with its device token.
+  if (device.available()) {
+    device.savedToken().then((t) => t && login("device-token", t, { remembered: true }), () => {});
   }
 }
 

@@ -3,7 +3,8 @@
 // sign but never read it), the device id the SHA-256 of the raw public key in hex, and the
 // connect proof OpenClaw's Control UI signs (payload v2:
 // v2|deviceId|clientId|clientMode|role|scopes|signedAt|token|nonce). WebCrypto exists only in a
-// secure context (https, or http on localhost), which available() tells.
+// secure context (https, or http on localhost), which available() tells. Once paired, the device
+// token the gateway issues is kept here too (savedToken), for logging in without the secret.
 
 const DB = "clawexec-control";
 const STORE = "identity";
@@ -52,6 +53,30 @@ export async function identity() {
   });
   return made;
 }
+
+async function put(key, value) {
+  const db = await store();
+  const tx = db.transaction(STORE, "readwrite");
+  if (value === undefined) tx.objectStore(STORE).delete(key);
+  else tx.objectStore(STORE).put(value, key);
+  await new Promise((resolve, reject) => {
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+/**
+ * The device token the gateway issued this paired browser (hello-ok auth.deviceToken), kept
+ * next to the key so a later visit logs in without the shared secret. Alone it is no
+ * credential: every connect with it must also be signed by the non-extractable key.
+ */
+export async function savedToken() {
+  const db = await store();
+  const t = await request(db.transaction(STORE).objectStore(STORE).get("deviceToken"));
+  return typeof t === "string" && t ? t : null;
+}
+export const saveToken = (token) => put("deviceToken", token);
+export const forgetToken = () => put("deviceToken", undefined);
 
 /** The connect frame's `device` for `params` (the ConnectParams) and the server's challenge. */
 export async function proof(dev, params, challenge) {

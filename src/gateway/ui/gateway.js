@@ -37,7 +37,10 @@ export class Gateway {
     this.hello = null;
   }
 
-  /** Connects with the shared secret; resolves with hello-ok, rejects with a GatewayError. */
+  /**
+   * Connects with the shared secret (kind "token" or "password") or, with `device`, its device
+   * token (kind "device-token"); resolves with hello-ok, rejects with a GatewayError.
+   */
   connect(kind, secret, device = null) {
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -67,7 +70,7 @@ export class Gateway {
           return;
         }
         if (!settled && frame.type === "event" && frame.event === "connect.challenge") {
-          const auth = kind === "password" ? { password: secret } : { token: secret };
+          const auth = kind === "password" ? { password: secret } : kind === "device-token" ? { deviceToken: secret } : { token: secret };
           const params = {
             minProtocol: 4,
             maxProtocol: 4,
