@@ -90,7 +90,8 @@ void Run::handle_started(Result<pid_t> pid) {
 void Run::handle_output(std::string_view bytes) {
   last_output_at_ = epoch_ms();
   text_scratch_.clear();
-  sanitizer_.feed(bytes, text_scratch_);
+  marks_scratch_.clear();
+  sanitizer_.feed(bytes, text_scratch_, &marks_scratch_);
   term::TerminalRequests requests = sanitizer_.take_requests();
   if (requests.cursor_key_mode) session_->cursor_key_mode = *requests.cursor_key_mode;
   if (session_->pty) {
@@ -98,12 +99,14 @@ void Run::handle_output(std::string_view bytes) {
       child_->answer_terminal(term::cursor_position_response());
     }
   }
-  append_text(text_scratch_);
+  append_text(text_scratch_, marks_scratch_);
 }
 
-void Run::append_text(const std::string& text) {
+// The marks (colours the sanitizer stripped) go into the session beside the text, for the
+// operator's view; the text itself, and so everything the agent reads, is unchanged.
+void Run::append_text(const std::string& text, std::span<const term::SgrMark> marks) {
+  session_->output.append(session::Stream::kStdout, text, marks);
   if (text.empty()) return;
-  session_->output.append(session::Stream::kStdout, text);
   for (auto& listener : output_listeners_) listener(text);
   notify_listeners();
 }

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -92,7 +93,7 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   void handle_started(Result<pid_t> pid);
   void handle_output(std::string_view bytes);
   void handle_exit(proc::ExitStatus status);
-  void append_text(const std::string& text);
+  void append_text(const std::string& text, std::span<const term::SgrMark> marks = {});
   void notify_listeners();
 
   boost::asio::io_context& io_;
@@ -103,6 +104,7 @@ class Run : public session::SessionControl, public std::enable_shared_from_this<
   std::shared_ptr<proc::Child> child_;
   term::OutputSanitizer sanitizer_;
   std::string text_scratch_;
+  std::vector<term::SgrMark> marks_scratch_;  // colours stripped from text_scratch_ (for the UI)
   int64_t started_steady_ms_ = 0;
   int64_t last_output_at_ = 0;
   std::optional<session::ExitReason> kill_reason_;

@@ -2,7 +2,8 @@
 // protocol has no methods for exec sessions, so these are ours, namespaced, and listed in
 // hello-ok: list (every agent's sessions with their client scope), log (a slice, paged by
 // line offset/limit as the process tool's log), follow/unfollow (events
-// `clawexec.session.output` with the new output and `clawexec.session.exited` at the end), and
+// `clawexec.session.output` with the new output and `clawexec.session.exited` at the end; log
+// and output carry the stripped colours as `styles` for the UI), and
 // write / sendKeys / submit / paste / kill, which are the process tool's actions run in the
 // operator's view (tools::run_operator_process_action).
 //
@@ -15,6 +16,7 @@
 #include "base/utf.h"
 #include "gateway/operator_internal.h"
 #include "tools/exec_tool.h"
+#include "tools/output_styles.h"
 
 namespace clawexec::gateway {
 namespace {
@@ -177,12 +179,13 @@ void OperatorHub::check_followed() {
       if (total > it->sent_chars) {
         uint64_t fresh = total - it->sent_chars;
         size_t available = std::min<uint64_t>({fresh, s->output.aggregated_chars(), kFollowChunkUnits});
-        json::Object out{{"agentId", it->agent},
-                         {"sessionId", s->id},
-                         {"text", std::string(utf16_suffix(s->output.aggregated(), available))},
-                         {"fromChars", total - available},
-                         {"toChars", total}};
+        std::string text(utf16_suffix(s->output.aggregated(), available));
+        json::Object out{{"agentId", it->agent}, {"sessionId", s->id}, {"fromChars", total - available}, {"toChars", total}};
         if (available < fresh) out["dropped"] = fresh - available;
+        // The colours in this text, as offsets into it (the UI's renderer carries them on).
+        json::Array styles = tools::styles_json(s->output.style_marks().between(total - utf16_length(text), total));
+        if (!styles.empty()) out["styles"] = std::move(styles);
+        out["text"] = std::move(text);
         c->send(frames::event("clawexec.session.output", out));
         it->sent_chars = total;
       }

@@ -1,10 +1,15 @@
 #pragma once
-// `process log`: a line window over a session's retained aggregate output.
+// `process log`: a line window over a session's retained aggregate output, and (for the
+// operator's view) the colour marks that apply to the window.
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "session/output_buffer.h"
+#include "session/style_marks.h"
 
 namespace clawexec::session {
 
@@ -18,6 +23,10 @@ struct LogSlice {
   /// "\n\n[showing last 200 of <total> lines; pass offset/limit to page]" when the default
   /// window hid lines, else empty. Goes after the slice (or its placeholder) in the text.
   std::string tail_note;
+  /// The bytes of the aggregate the selected lines come from: [begin_byte, end_byte), from
+  /// the first selected line's start to the last one's end (0, 0 when none is selected).
+  size_t begin_byte = 0;
+  size_t end_byte = 0;
 };
 
 /// Selects lines of `aggregated` the way the reference does. Lines: CRLF counts as LF, text
@@ -31,5 +40,10 @@ struct LogSlice {
 ///    the default 200-line window off.
 LogSlice slice_log(std::string_view aggregated, std::optional<double> offset,
                    std::optional<double> limit);
+
+/// The colour marks for `slice.text`, where `slice` is a slice_log of `buffer.aggregated()`:
+/// first the marks still in effect where the slice begins (at offset 0), then every mark
+/// inside it at its offset in UTF-16 units of slice.text (CR LF counted as the LF it became).
+std::vector<TextStyle> slice_styles(const OutputBuffer& buffer, const LogSlice& slice);
 
 }  // namespace clawexec::session

@@ -128,12 +128,27 @@ size_t OutputBuffer::pending_cap() const {
   return std::min(limits_.pending_max_output_chars, limits_.max_output_chars);
 }
 
-void OutputBuffer::append(Stream stream, std::string_view text) {
-  if (sealed_ || text.empty()) return;
+void OutputBuffer::append(Stream stream, std::string_view text, std::span<const term::SgrMark> marks) {
+  if (sealed_) return;
+  if (!marks.empty()) record_marks(text, marks);
+  if (text.empty()) return;
   const size_t units = count_units(text);
   append_pending(stream, text, units);
   total_units_ += units;
   append_aggregate(text, units);
+  style_marks_.retain_from(aggregate_start_chars());
+}
+
+// Byte offsets into `text` become stream positions: units counted up to each mark in turn.
+void OutputBuffer::record_marks(std::string_view text, std::span<const term::SgrMark> marks) {
+  uint64_t at = total_units_;
+  size_t counted = 0;  // bytes of `text` counted into `at`
+  for (const term::SgrMark& mark : marks) {
+    const size_t offset = std::clamp(mark.offset, counted, text.size());
+    at += count_units(text.substr(counted, offset - counted));
+    counted = offset;
+    style_marks_.add(at, mark.params);
+  }
 }
 
 void OutputBuffer::append_pending(Stream stream, std::string_view text, size_t units) {

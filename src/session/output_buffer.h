@@ -9,12 +9,18 @@
 //    over, its own oldest text is dropped (the other stream's is untouched) and the
 //    "dropped since the last drain" flag is raised for the poll's omitted-output note.
 // `truncated` becomes true the first time anything falls off either view; it never resets.
+// Beside the aggregate, the colour marks of the text it holds (style_marks.h), for the
+// operator's view; nothing the agent reads includes them.
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "session/style_marks.h"
+#include "term/output_sanitizer.h"
 
 namespace clawexec::session {
 
@@ -41,8 +47,10 @@ class OutputBuffer {
   explicit OutputBuffer(OutputLimits limits = {});
 
   /// Records the next piece of sanitized output of `stream`. Cost is O(text.size()) amortized,
-  /// independent of the caps. Ignored after seal() and for empty text.
-  void append(Stream stream, std::string_view text);
+  /// independent of the caps. Ignored after seal() and for empty text. `marks` are the SGR
+  /// sequences stripped from it (byte offsets into `text`, ascending); they are kept as style
+  /// marks even when the text is empty (a colour change at the end of a read).
+  void append(Stream stream, std::string_view text, std::span<const term::SgrMark> marks = {});
 
   /// Returns the pending output in arrival order together with the dropped flag, then empties
   /// the pending output and clears the flag.
@@ -64,6 +72,10 @@ class OutputBuffer {
   std::string_view tail() const;
   /// Units ever appended (before any cap).
   uint64_t total_output_chars() const { return total_units_; }
+  /// Stream position (in units) where the retained aggregate begins.
+  uint64_t aggregate_start_chars() const { return total_units_ - aggregate_units_; }
+  /// Colour marks of the retained aggregate, positioned in stream units.
+  const StyleMarks& style_marks() const { return style_marks_; }
   /// Some output was lost from the aggregate (the retention-cap note applies).
   bool retention_capped() const { return total_units_ > aggregate_units_; }
   /// Something fell off the aggregate or the pending output at some point.
@@ -97,12 +109,14 @@ class OutputBuffer {
   void append_pending(Stream stream, std::string_view text, size_t units);
   void drop_oldest_pending(StreamQueue& q, size_t overflow);
   void append_aggregate(std::string_view text, size_t units);
+  void record_marks(std::string_view text, std::span<const term::SgrMark> marks);
 
   OutputLimits limits_;
   std::string aggregate_;
   size_t aggregate_begin_ = 0;  // bytes of aggregate_ already cut off
   size_t aggregate_units_ = 0;
   uint64_t total_units_ = 0;
+  StyleMarks style_marks_;
   StreamQueue stdout_;
   StreamQueue stderr_;
   uint64_t next_seq_ = 0;  // sequence number of the next new piece

@@ -21,7 +21,9 @@
 //     sequence.
 //   * Outside OSC, ESC, U+009B and U+009D always restart parsing. Any character that does not
 //     fit the current sequence ends it and is then treated as ordinary text.
-// Complete CSI sequences are also inspected for DECCKM toggles and cursor-position requests.
+// Complete CSI sequences are also inspected for DECCKM toggles and cursor-position requests,
+// and a plain SGR (digits and ';' only, final 'm') keeps its parameters for the caller, which
+// may record where the colour changed (the control UI shows it; the agent never does).
 
 #include "term/ansi_stripper.h"
 
@@ -49,6 +51,14 @@ bool is_compat_final(char32_t c) {
 }
 
 }  // namespace
+
+bool is_sgr_params(std::string_view params) {
+  if (params.size() > kMaxSgrParamsLength) return false;
+  for (char c : params) {
+    if (!is_digit(static_cast<unsigned char>(c)) && c != ';') return false;
+  }
+  return true;
+}
 
 bool AnsiStripper::keep(char32_t cp) {
   switch (state_) {
@@ -108,6 +118,13 @@ bool AnsiStripper::step_csi(char32_t cp) {
     if (csi_param_count_ < 2) csi_params_[csi_param_count_] = static_cast<char>(cp);
     if (csi_param_count_ < UINT8_MAX) ++csi_param_count_;
     if (!is_compat_prefix(cp)) csi_compat_prefix_only_ = false;
+    if (sgr_candidate_) {
+      if ((is_digit(cp) || cp == ';') && sgr_length_ < kMaxSgrParamsLength) {
+        sgr_params_[sgr_length_++] = static_cast<char>(cp);
+      } else {
+        sgr_candidate_ = false;  // an intermediate, a private marker, ':' or too long
+      }
+    }
     return false;
   }
   if ((cp == '[' || cp == ']') && csi_compat_prefix_only_) {
@@ -175,6 +192,8 @@ void AnsiStripper::start_csi() {
   state_ = State::kCsi;
   csi_compat_prefix_only_ = true;
   csi_param_count_ = 0;
+  sgr_candidate_ = true;
+  sgr_length_ = 0;
 }
 
 void AnsiStripper::start_compat(bool in_parameters) {
@@ -184,6 +203,7 @@ void AnsiStripper::start_compat(bool in_parameters) {
 }
 
 void AnsiStripper::finish_csi(char32_t final_char) {
+  if (final_char == 'm' && sgr_candidate_) sgr_completed_ = true;
   const bool private_marker = csi_param_count_ >= 1 && csi_params_[0] == '?';
   const bool one_param = csi_param_count_ == (private_marker ? 2 : 1);
   const char param = one_param ? csi_params_[csi_param_count_ - 1] : 0;
@@ -205,6 +225,8 @@ void AnsiStripper::reset() {
   state_ = State::kText;
   csi_compat_prefix_only_ = false;
   csi_param_count_ = 0;
+  sgr_candidate_ = false;
+  sgr_completed_ = false;
   compat_in_parameters_ = false;
   compat_digits_ = 0;
 }

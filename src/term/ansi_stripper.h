@@ -2,11 +2,21 @@
 // Streaming removal of ANSI escape sequences from decoded terminal output, one code point at
 // a time, with the grammar of the reference's output sanitizer (see ansi_stripper.cc).
 
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "term/terminal_modes.h"
 
 namespace clawexec::term {
+
+/// The longest SGR parameter text reported (see AnsiStripper::sgr_completed); a longer one
+/// is stripped like any sequence and not reported.
+inline constexpr size_t kMaxSgrParamsLength = 48;
+
+/// True for text that can only be SGR parameters: digits and ';', at most kMaxSgrParamsLength
+/// characters (empty too: `ESC[m`). Everything that carries a style mark checks this.
+bool is_sgr_params(std::string_view params);
 
 class AnsiStripper {
  public:
@@ -19,6 +29,15 @@ class AnsiStripper {
   bool in_text() const { return state_ == State::kText; }
   /// True inside an OSC string, which swallows everything up to its terminator.
   bool in_osc_string() const { return state_ == State::kOsc; }
+
+  /// True when the last keep() completed a plain SGR sequence: ESC '[' (or U+009B), then only
+  /// digits and ';' (at most kMaxSgrParamsLength), no intermediates or private markers, final
+  /// 'm'. take_sgr() returns its parameters and clears the flag.
+  bool sgr_completed() const { return sgr_completed_; }
+  std::string_view take_sgr() {
+    sgr_completed_ = false;
+    return std::string_view(sgr_params_, sgr_length_);
+  }
 
   /// Requests made by CSI sequences completed since the last call, then forgets them.
   TerminalRequests take_requests();
@@ -48,6 +67,11 @@ class AnsiStripper {
   bool compat_in_parameters_ = false;
   uint8_t compat_digits_ = 0;
   TerminalRequests requests_;
+  // SGR: whether the CSI so far can still be one, and its parameter text.
+  bool sgr_candidate_ = false;
+  bool sgr_completed_ = false;
+  uint8_t sgr_length_ = 0;
+  char sgr_params_[kMaxSgrParamsLength] = {};
 };
 
 }  // namespace clawexec::term

@@ -17,7 +17,9 @@
 //   * process_sequence feeds ASCII bytes of an escape sequence straight to the stripper.
 //   * inside an OSC string, ASCII other than BEL and ESC is skipped without a state step.
 // Everything else takes decode_byte(). All output goes through one OutputWriter per call,
-// which batches the small pieces.
+// which batches the small pieces. Every code point the stripper swallows passes emit(), which
+// is where a completed SGR is noticed and (when the caller asked) recorded at the writer's
+// current size; plain text never takes that branch.
 
 #include "term/output_sanitizer.h"
 
@@ -29,7 +31,8 @@ namespace clawexec::term {
 using internal::OutputWriter;
 using internal::Utf8Step;
 
-void OutputSanitizer::feed(std::string_view bytes, std::string& out) {
+void OutputSanitizer::feed(std::string_view bytes, std::string& out, std::vector<SgrMark>* marks) {
+  marks_ = marks;
   out.reserve(out.size() + bytes.size());
   OutputWriter writer(out);
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -50,6 +53,7 @@ void OutputSanitizer::feed(std::string_view bytes, std::string& out) {
     }
     decode_byte(*p++, writer);
   }
+  marks_ = nullptr;
 }
 
 const unsigned char* OutputSanitizer::process_text(const unsigned char* p, const unsigned char* end,
@@ -137,7 +141,13 @@ void OutputSanitizer::decode_byte(unsigned char byte, OutputWriter& out) {
 // printable characters as UTF-8, other C0/DEL/C1 controls as "\xNN", format characters not
 // at all. (The decoder never yields surrogates, so there are none to remove here.)
 void OutputSanitizer::emit(char32_t cp, OutputWriter& out) {
-  if (!stripper_.keep(cp)) return;
+  if (!stripper_.keep(cp)) {
+    if (stripper_.sgr_completed()) {
+      std::string_view params = stripper_.take_sgr();
+      if (marks_) marks_->push_back({out.size(), std::string(params)});
+    }
+    return;
+  }
   if (cp < 0xA0) {
     if (internal::is_plain_ascii(static_cast<unsigned char>(cp))) {
       const unsigned char byte = static_cast<unsigned char>(cp);

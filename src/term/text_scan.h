@@ -151,6 +151,9 @@ class OutputWriter {
     write(bytes, size);
   }
 
+  /// Size of the output string once everything written so far is flushed.
+  size_t size() const { return out_.size() + used_; }
+
   void flush() {
     if (used_ == 0) return;
     out_.append(buffer_, used_);

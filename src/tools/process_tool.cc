@@ -11,6 +11,7 @@
 #include "base/utf.h"
 #include "tools/process_action.h"
 #include "exec/service.h"
+#include "tools/output_styles.h"
 #include "tools/tool_args.h"
 #include "tools/exec_tool.h"
 #include "tools/tool_schema.h"
@@ -293,6 +294,12 @@ void ProcessAction::log() {
   d["totalLines"] = slice.total_lines;
   d["totalChars"] = slice.total_chars;
   d["truncated"] = record->output.truncated();
+  if (!scope_key_) {
+    // The operator's view (the control UI) also gets the colours stripped from the slice,
+    // positioned in `output`, which starts with the retention note.
+    json::Array styles = styles_json(session::slice_styles(record->output, slice), utf16_length(retention_note(*record)));
+    if (!styles.empty()) d["styles"] = std::move(styles);
+  }
   respond(ok(std::move(text), std::move(d)));
 }
 

@@ -316,9 +316,10 @@ describe("sessions", () => {
     const row = await page.waitForSelector('#sessions-body tr[data-status="running"]', { timeout: 10000 });
     assert.match(await row.textContent(), /green-line|tick/);
     await row.click();
-    // The gateway strips escape sequences from session output (as for the agent): the colour
-    // is gone, the text stays, nothing raw reaches the page.
+    // The gateway strips escape sequences from session output (as for the agent) and sends the
+    // colour beside the text: the text stays, nothing raw reaches the page.
     await page.waitForFunction(() => /^green-line\ntick-1\n/.test(document.getElementById("session-log").textContent), null, { timeout: 10000 });
+    assert.equal(await page.$eval("#session-log", (el) => el.firstChild.className), "f2", "green-line in green (tests/mcp/ui_ansi.test.mjs has the rest)");
     // New output keeps arriving (follow events), not only the first page.
     await page.waitForFunction(() => /tick-(1\d|[2-9]\d)/.test(document.getElementById("session-log").textContent), null, { timeout: 15000 });
     assert.ok(!(await page.textContent("#session-log")).includes("\x1b"), "no raw escape in the log");

@@ -2,9 +2,11 @@
 // the page is shown), and for the selected one a live log: the last page from
 // clawexec.sessions.log, earlier pages on demand, new output from clawexec.session.output
 // events after clawexec.sessions.follow (characters already shown by the log are skipped by
-// offset). Output renders through AnsiRenderer (colours as classes, text as text nodes; the
-// gateway strips escape sequences from session output today, so this is a second line); the
-// log keeps at most MAX_NODES nodes so a command printing without end cannot freeze the page.
+// offset). Output renders through AnsiRenderer (colours as classes, text as text nodes): the
+// gateway strips escape sequences from session output and sends the colours beside the text as
+// `styles` ([[offset, params], ...]), which the renderer applies between pieces of text; one
+// renderer follows the session, so a colour begun in one chunk goes on in the next. The log
+// keeps at most MAX_NODES nodes so a command printing without end cannot freeze the page.
 // Input: a line (submit), common keys (sendKeys), kill.
 
 import { AnsiRenderer, visibleEl } from "./text.js";
@@ -113,16 +115,16 @@ export class SessionsPage {
       sel.firstLine = Math.max(0, (page.totalLines ?? 0) - PAGE_LINES);
       const text = page.output ?? "";
       // The log is whole lines; the output that follows starts on the next one.
-      this.append(text && !text.endsWith("\n") ? text + "\n" : text);
+      this.append(text && !text.endsWith("\n") ? text + "\n" : text, page.styles);
     } catch (err) {
       this.log.append(visibleEl("span", `(${err.message})\n`, "dim"));
     }
     document.getElementById("log-earlier").disabled = sel.firstLine === 0;
   }
 
-  append(text) {
+  append(text, styles) {
     const follow = document.getElementById("log-follow").checked;
-    const frag = this.renderer.render(text);
+    const frag = this.renderer.render(text, styles);
     this.selected.nodes += frag.childNodes.length;
     this.log.append(frag);
     if (this.selected.nodes > MAX_NODES) {
@@ -141,11 +143,18 @@ export class SessionsPage {
     const sel = this.selected;
     if (!sel || e.sessionId !== sel.sessionId || e.agentId !== sel.agentId) return;
     let text = e.text ?? "";
+    let styles = Array.isArray(e.styles) ? e.styles : [];
     if (typeof e.toChars === "number" && e.toChars <= sel.shownChars) return;
-    if (typeof e.fromChars === "number" && e.fromChars < sel.shownChars) text = text.slice(sel.shownChars - e.fromChars);
+    if (typeof e.fromChars === "number" && e.fromChars < sel.shownChars) {
+      // Skip what the log showed. Its colours are applied again at the start: an SGR sets
+      // attributes, so repeating the ones already applied changes nothing.
+      const cut = Math.min(sel.shownChars - e.fromChars, text.length);
+      text = text.slice(cut);
+      styles = styles.map((m) => (Array.isArray(m) && Number.isInteger(m[0]) ? [Math.max(0, m[0] - cut), m[1]] : m));
+    }
     if (e.dropped) this.log.append(visibleEl("span", `\n[${e.dropped} characters skipped]\n`, "dim"));
     sel.shownChars = e.toChars ?? sel.shownChars + text.length;
-    this.append(text);
+    this.append(text, styles);
   }
 
   exited(e) {
@@ -164,7 +173,9 @@ export class SessionsPage {
     const offset = Math.max(0, sel.firstLine - PAGE_LINES);
     const page = await this.gw.call("clawexec.sessions.log", { sessionId: sel.sessionId, agentId: sel.agentId, offset, limit: sel.firstLine - offset });
     if (this.selected !== sel) return;
-    const frag = new AnsiRenderer(this.log).render(page.output.endsWith("\n") ? page.output : page.output + "\n");
+    // Its own renderer: the page starts in the colours in effect there (the gateway sends them
+    // at its start) and does not disturb the followed output's state.
+    const frag = new AnsiRenderer(this.log).render(page.output.endsWith("\n") ? page.output : page.output + "\n", page.styles);
     sel.nodes += frag.childNodes.length;
     this.log.prepend(frag);
     sel.firstLine = offset;

@@ -4,7 +4,11 @@
 // DEL, bidi overrides and isolates, zero-width characters, line/paragraph separators, combining
 // marks past a short stack) becomes a marked, visible token such as ⟨U+202E⟩. Logs additionally
 // render ANSI SGR colours as classes; other escape sequences are dropped, and split sequences
-// across chunks are carried.
+// across chunks are carried. Session output arrives with its escapes already stripped by the
+// gateway and its colours beside it as `styles` ([[offset, "1;31"], ...]); render() applies
+// those between the pieces of text, so no escape is ever rebuilt from a string. Styles only
+// colour: nothing here hides text (conceal, and a colour on a background of its own family,
+// are not honoured).
 
 const NAMES = new Map([
   [0x1b, "ESC"], [0x07, "BEL"], [0x08, "BS"], [0x0d, "CR"], [0x00, "NUL"], [0x7f, "DEL"],
@@ -77,6 +81,9 @@ export function visibleEl(tag, text, className = "", options = {}) {
   return appendVisible(el, text, options);
 }
 
+// What a style mark's parameters may be (as the gateway checks them): digits and ';', bounded.
+const SGR_PARAMS = /^[0-9;]{0,48}$/;
+
 /** Renders a stream of terminal output into a <pre>, chunk by chunk, with SGR colours. */
 export class AnsiRenderer {
   constructor(target) {
@@ -97,11 +104,15 @@ export class AnsiRenderer {
     if (this.dim) c.push("dim");
     if (this.italic) c.push("i");
     if (this.underline) c.push("u");
-    if (this.fg !== null) c.push(`f${this.fg}`);
+    // Text the colour of its own background ("\e[30;40m", "\e[37;47m") would be hidden: the
+    // foreground then gives way to the background's readable default.
+    if (this.fg !== null && !(this.bg !== null && this.fg % 8 === this.bg)) c.push(`f${this.fg}`);
     if (this.bg !== null) c.push(`g${this.bg}`);
     return c.join(" ");
   }
 
+  // Parameters this does not know are ignored, among them 8 (conceal: the text stays visible),
+  // 5/6 (blink) and 7 (reverse).
   sgr(params) {
     const ps = params === "" ? [0] : params.split(";").map((p) => (p === "" ? 0 : Number(p)));
     for (let i = 0; i < ps.length; i++) {
@@ -133,9 +144,34 @@ export class AnsiRenderer {
     }
   }
 
-  /** Splits `data` into styled runs, skips non-SGR escape sequences; returns a fragment. */
-  render(data) {
+  /**
+   * Renders the next chunk and returns a fragment. `styles` are the gateway's colour marks for
+   * this chunk: [offset in UTF-16 units of `data`, SGR parameters]. Anything that is not a
+   * well-formed mark (parameters other than digits and ';', a bad or backward offset) is
+   * ignored. Escape sequences inside `data` itself are handled as before (SGR applied, others
+   * skipped).
+   */
+  render(data, styles = []) {
     const frag = document.createDocumentFragment();
+    data = String(data ?? "");
+    let at = 0;
+    for (const mark of Array.isArray(styles) ? styles : []) {
+      if (!Array.isArray(mark) || mark.length !== 2) continue;
+      let [offset, params] = mark;
+      if (!Number.isInteger(offset) || offset < at || typeof params !== "string" || !SGR_PARAMS.test(params)) continue;
+      offset = Math.min(offset, data.length);
+      // Never between the halves of a surrogate pair.
+      if (offset > 0 && offset < data.length && /[\uD800-\uDBFF]/.test(data[offset - 1]) && /[\uDC00-\uDFFF]/.test(data[offset])) offset += 1;
+      if (offset > at) this.renderText(frag, data.slice(at, offset));
+      this.sgr(params);
+      at = offset;
+    }
+    if (at < data.length || at === 0) this.renderText(frag, data.slice(at));
+    return frag;
+  }
+
+  /** Splits `data` into styled runs into `frag`, skipping non-SGR escape sequences. */
+  renderText(frag, data) {
     let text = this.carry + data;
     this.carry = "";
     let run = "";
@@ -183,6 +219,5 @@ export class AnsiRenderer {
       i += 1;
     }
     flush();
-    return frag;
   }
 }
