@@ -136,12 +136,17 @@ void OperatorHub::session_method(const std::shared_ptr<Connection>& c, const std
   args["sessionId"] = at.session->id;
   std::weak_ptr<Connection> weak = c;
   std::string agent_id = at.agent;
-  tools::run_operator_process_action(*at.service, args, [weak, id, agent_id](tools::ToolResult r) {
+  std::weak_ptr<session::Session> session = at.session;
+  const bool is_log = method == "clawexec.sessions.log";
+  tools::run_operator_process_action(*at.service, args, [weak, id, agent_id, session, is_log](tools::ToolResult r) {
     auto live = weak.lock();
     if (!live) return;
     if (r.is_error) return live->send(res_error(id, "INVALID_REQUEST", r.text));
     json::Object out = r.details ? *r.details : json::Object();
     out["agentId"] = agent_id;
+    // totalChars counts what the session still holds; follow events count from the start of
+    // the stream. A page joins the two with this (the log is read on this turn of the io thread).
+    if (auto s = session.lock(); s && is_log) out["streamChars"] = s->output.total_output_chars();
     out["text"] = r.text;
     live->send(res_ok(id, std::move(out)));
   });

@@ -81,8 +81,11 @@ describe("control UI from another machine", () => {
     assert.equal(await again.evaluate(() => sessionStorage.length), 0, "no secret was needed");
     assert.match(await again.textContent("#conn-state"), /connected/);
     // Revoked, the token is refused and forgotten: the next visit asks for the secret.
-    const revoke = await admin.call("device.token.revoke", { deviceId, role: "operator" });
+    // (The token holds admin scopes: only an admin may revoke it.)
+    const owner = await operator(g);
+    const revoke = await owner.call("device.token.revoke", { deviceId, role: "operator" });
     assert.equal(revoke.ok, true, JSON.stringify(revoke));
+    owner.ws.close();
     const after = await browser.page();
     await after.goto(`${remoteUrl}/`);
     await after.waitForFunction(() => !document.getElementById("page-login").hidden);

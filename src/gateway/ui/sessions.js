@@ -111,7 +111,9 @@ export class SessionsPage {
     try {
       const page = await this.gw.call("clawexec.sessions.log", { ...ids, limit: PAGE_LINES });
       if (this.selected !== sel) return;
-      sel.shownChars = page.totalChars ?? 0;
+      // Follow events count characters from the start of the stream; so does streamChars (the
+      // log's totalChars counts only what the session still holds, 200 000 at most).
+      sel.shownChars = page.streamChars ?? page.totalChars ?? 0;
       sel.firstLine = Math.max(0, (page.totalLines ?? 0) - PAGE_LINES);
       const text = page.output ?? "";
       // The log is whole lines; the output that follows starts on the next one.
