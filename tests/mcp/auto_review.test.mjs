@@ -302,4 +302,20 @@ describe("exec auto reviewer", { concurrency: 1 }, () => {
       await g.stop();
     }
   });
+
+  test("an MCP client that can be asked gets the deferral in its elicitation prompt, and its allow-once runs the command", async () => {
+    const prompts = [];
+    const s = await reviewed({
+      elicit: (params) => {
+        prompts.push(params.message);
+        return { action: "accept", content: { decision: "allow-once" } };
+      },
+    });
+    stub.script.push({ text: answer("ask", "medium", "touches a temp file") });
+    const r = await s.call("exec", { command: "ls /" });
+    assert.equal(r.details.status, "completed", r.text);
+    assert.equal(prompts.length, 1);
+    assert.match(prompts[0], /Exec auto-review deferred to human approval \(risk=medium\): touches a temp file/);
+    assert.match(r.text, /Exec auto-review deferred to human approval/);
+  });
 });
