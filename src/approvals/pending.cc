@@ -98,10 +98,7 @@ Result<PendingApproval> PendingApprovals::add(NewApproval approval) {
   }
   TRY(check_id(approval.id));
   const std::string agent = agent_of(approval.request);
-  size_t waiting = 0;
-  for (const PendingApproval& r : records_) {
-    if (is_live(r, approval.created_at_ms) && agent_of(r.request) == agent) ++waiting;
-  }
+  size_t waiting = waiting_for(agent, approval.created_at_ms);
   if (waiting >= kMaxPendingPerAgent) {
     return Error{ErrorCode::kRejected, 0,
                  "too many exec approvals waiting for " + (agent.empty() ? std::string("this agent") : "agent " + term::escape_for_display(agent)) +
@@ -117,6 +114,12 @@ Result<PendingApproval> PendingApprovals::add(NewApproval approval) {
   record.owner = std::move(approval.owner);
   records_.push_back(record);
   return record;
+}
+
+size_t PendingApprovals::waiting_for(const std::string& agent_id, int64_t now_ms) const {
+  return static_cast<size_t>(std::count_if(records_.begin(), records_.end(), [&](const PendingApproval& r) {
+    return is_live(r, now_ms) && agent_of(r.request) == agent_id;
+  }));
 }
 
 std::vector<PendingApproval> PendingApprovals::list(int64_t now_ms) const {

@@ -101,6 +101,8 @@ class PendingApprovals {
 
   /// Every record held (pending and settled), for diagnostics and tests.
   size_t size() const { return records_.size(); }
+  /// Requests of `agent_id` ("" = those naming no agent) live at `now_ms`.
+  size_t waiting_for(const std::string& agent_id, int64_t now_ms) const;
 
  private:
   std::vector<PendingApproval> records_;  // insertion order

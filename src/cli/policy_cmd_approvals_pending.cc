@@ -91,12 +91,13 @@ int run_pending(bool as_json) {
               << pad(term::escape_for_display(decisions_of(a)), 29) << truncate_middle(shown(a, "command"), 80) << "\n";
     std::cout << "  cwd " << shown(a, "cwd") << "  agent " << shown(a, "agentId") << "  host " << shown(a, "host")
               << "\n";
-    // The warnings, one per line (the auto-reviewer's risk and rationale among them).
+    // The warnings, one per line after "! " (the auto-reviewer's risk and rationale among them).
     std::string warnings = field_text(a, "warningText");
     for (size_t start = 0; start < warnings.size();) {
       size_t end = warnings.find('\n', start);
       std::string_view line = std::string_view(warnings).substr(start, end == std::string::npos ? std::string::npos : end - start);
-      if (!line.empty()) std::cout << "  " << term::escape_for_display(line) << "\n";
+      // Marked, so a requester's warning text cannot pass for a row of this table.
+      if (!line.empty()) std::cout << "  ! " << term::escape_for_display(line) << "\n";
       if (end == std::string::npos) break;
       start = end + 1;
     }

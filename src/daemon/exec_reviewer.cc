@@ -2,6 +2,8 @@
 
 #include "daemon/exec_reviewer.h"
 
+#include <algorithm>
+
 #include "config/model_providers.h"
 #include "config/reviewer_settings.h"
 #include "net/model_client.h"
@@ -36,9 +38,41 @@ exec::ReviewerConfig resolve_reviewer(const config::ExecSettings& exec, const bo
   return out;
 }
 
+std::vector<std::string> endpoint_secrets(const config::ModelEndpoint& endpoint) {
+  std::vector<std::string> out;
+  if (!endpoint.api_key.empty()) out.push_back(endpoint.api_key);
+  for (const auto& [name, value] : endpoint.headers) {
+    if (value.size() >= 8) out.push_back(value);
+  }
+  return out;
+}
+
+std::string mask_secrets(std::string text, const std::vector<std::string>& secrets) {
+  for (const std::string& secret : secrets) {
+    if (secret.empty()) continue;
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) text.replace(at, secret.size(), "***");
+  }
+  return text;
+}
+
+std::vector<std::string> withhold_reviewer_secrets(const exec::ReviewerConfig& reviewer, env::EnvList& inherited) {
+  std::vector<std::string> removed;
+  if (!reviewer.endpoint) return removed;
+  std::vector<std::string> secrets = endpoint_secrets(*reviewer.endpoint);
+  for (auto it = inherited.begin(); it != inherited.end();) {
+    if (std::find(secrets.begin(), secrets.end(), it->second) != secrets.end()) {
+      removed.push_back(it->first);
+      it = inherited.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return removed;
+}
+
 exec::ModelCompleter model_completer() {
   return [](boost::asio::io_context& io, const config::ModelEndpoint& endpoint, const policy::ReviewPrompt& prompt,
-            std::chrono::milliseconds timeout, std::function<void(exec::ModelReply)> done) {
+            std::chrono::milliseconds timeout, std::function<void(exec::ModelReply)> done) -> std::function<void()> {
     net::CompletionRequest request;
     request.system = prompt.system;
     request.user = prompt.user;
@@ -46,7 +80,7 @@ exec::ModelCompleter model_completer() {
     request.temperature = prompt.temperature;
     request.timeout = timeout;
     request.stream = true;  // as OpenClaw's model transports call every provider
-    net::complete(io, endpoint, request, [done = std::move(done)](Result<net::Completion> answer) {
+    std::shared_ptr<net::ModelCall> call = net::complete(io, endpoint, request, [done = std::move(done), secrets = endpoint_secrets(endpoint)](Result<net::Completion> answer) {
       exec::ModelReply reply;
       if (answer.ok()) {
         reply.kind = exec::ModelReply::Kind::kAnswered;
@@ -62,8 +96,15 @@ exec::ModelCompleter model_completer() {
         reply.kind = exec::ModelReply::Kind::kFailed;
         reply.error = answer.error().message;
       }
+      // A provider (or a proxy before it) may echo the credential anywhere: nothing of it goes on.
+      reply.text = mask_secrets(std::move(reply.text), secrets);
+      reply.error_message = mask_secrets(std::move(reply.error_message), secrets);
+      reply.error = mask_secrets(std::move(reply.error), secrets);
       done(std::move(reply));
     });
+    return [weak = std::weak_ptr<net::ModelCall>(call)] {
+      if (auto c = weak.lock()) c->cancel();
+    };
   };
 }
 

@@ -8,6 +8,7 @@
 
 #include "config/env_lookup.h"
 #include "config/exec_settings.h"
+#include "env/env_list.h"
 #include "exec/auto_review.h"
 
 namespace clawexec::daemon {
@@ -19,7 +20,20 @@ exec::ReviewerConfig resolve_reviewer(const config::ExecSettings& exec, const bo
                                       const std::string& agent_id, const config::EnvLookup& env,
                                       const std::string& origin);
 
-/// net::complete as the service's ModelCompleter (streamed, verified TLS).
+/// Removes from `inherited` (the environment commands inherit) every variable whose value is
+/// one of the reviewer's secrets (its API key, secret header values): the agent's commands must
+/// not read the credential the server calls the model with (`printenv OPENAI_API_KEY`).
+/// Returns the names removed.
+std::vector<std::string> withhold_reviewer_secrets(const exec::ReviewerConfig& reviewer, env::EnvList& inherited);
+
+/// The secrets of `endpoint` (its API key, secret-looking header values: 8 characters or more).
+std::vector<std::string> endpoint_secrets(const config::ModelEndpoint& endpoint);
+
+/// `text` with every occurrence of each secret replaced by "***".
+std::string mask_secrets(std::string text, const std::vector<std::string>& secrets);
+
+/// net::complete as the service's ModelCompleter (streamed, verified TLS). Whatever comes
+/// back (text, provider errors, transport errors) has the endpoint's secrets masked.
 exec::ModelCompleter model_completer();
 
 }  // namespace clawexec::daemon

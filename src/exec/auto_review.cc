@@ -25,11 +25,16 @@
 #include <cstring>
 
 #include "base/time.h"
+#include "base/utf.h"
 #include "exec/exec_plan.h"
 #include "exec/gateway_approval.h"
 #include "exec/service.h"
 
 namespace clawexec::exec {
+
+// A command longer than this is cut in its record (the reviewer refuses requests past 16 000
+// characters anyway), so one call cannot write megabytes to the log.
+constexpr size_t kRecordCommandUnits = 4096;
 
 policy::ReviewAnswer review_answer_for(const ModelReply& reply, int64_t timeout_ms) {
   switch (reply.kind) {
@@ -50,7 +55,7 @@ json::Object review_record_json(const ReviewRecord& r) {
   json::Object o{{"ts", r.at_ms},
                  {"agentId", r.input->agent_id},
                  {"host", r.input->host},
-                 {"command", r.input->command},
+                 {"command", std::string(utf16_prefix(r.input->command, kRecordCommandUnits))},
                  {"cwd", r.input->cwd.value_or("")},
                  {"reason", r.input->reason},
                  {"decision", policy::review_decision_name(r.answer->decision)},
@@ -73,12 +78,24 @@ void append_review_record(const std::string& state_dir, const std::string& line)
     std::fprintf(stderr, "clawexec: exec reviewer audit: mkdir %s: %s\n", dir.c_str(), std::strerror(errno));
     return;
   }
-  const std::string path = review_log_path(state_dir);
-  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
-    std::fprintf(stderr, "clawexec: exec reviewer audit: open %s: %s\n", path.c_str(), std::strerror(errno));
+  // Neither the directory nor the file may be a symlink, and both must be ours and private:
+  // the record is never written where someone else pointed it.
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st {};
+  if (dfd < 0 || ::fstat(dfd, &st) != 0 || st.st_uid != ::geteuid() || (st.st_mode & 022) != 0) {
+    std::fprintf(stderr, "clawexec: exec reviewer audit: %s is not a private directory of this user; record not written\n", dir.c_str());
+    if (dfd >= 0) ::close(dfd);
     return;
   }
+  const std::string path = review_log_path(state_dir);
+  int fd = ::openat(dfd, "exec-reviews.jsonl", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  ::close(dfd);
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    std::fprintf(stderr, "clawexec: exec reviewer audit: open %s: %s\n", path.c_str(), fd < 0 ? std::strerror(errno) : "not a regular file of this user");
+    if (fd >= 0) ::close(fd);
+    return;
+  }
+  if ((st.st_mode & 077) != 0) ::fchmod(fd, 0600);
   // One write per record: O_APPEND keeps concurrent writers' lines whole.
   std::string record = line + "\n";
   ssize_t n = ::write(fd, record.data(), record.size());
@@ -91,7 +108,8 @@ void append_review_record(const std::string& state_dir, const std::string& line)
 
 void ExecService::set_reviewer(ReviewerConfig reviewer) { config_.reviewer = std::move(reviewer); }
 
-void ExecService::review(policy::ReviewInput input, std::function<void(const policy::ReviewAnswer&)> answered) {
+void ExecService::review(policy::ReviewInput input, std::shared_ptr<CancelSignal> cancel,
+                         std::function<void(const policy::ReviewAnswer&)> answered) {
   struct Reviewing {
     policy::ReviewInput input;
     std::function<void(const policy::ReviewAnswer&)> answered;
@@ -117,11 +135,13 @@ void ExecService::review(policy::ReviewInput input, std::function<void(const pol
   policy::ReviewPrompt prompt = policy::build_review_prompt(state->input);
   if (reviewer.endpoint->max_tokens) prompt.max_tokens = policy::reviewer_max_tokens(static_cast<double>(*reviewer.endpoint->max_tokens));
   auto asked = std::chrono::steady_clock::now();
-  config_.model_completer(io_, *reviewer.endpoint, prompt, std::chrono::milliseconds(timeout_ms),
+  std::function<void()> stop = config_.model_completer(io_, *reviewer.endpoint, prompt, std::chrono::milliseconds(timeout_ms),
                           [finish, timeout_ms, asked, model = reviewer.model](ModelReply reply) {
                             int64_t model_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - asked).count();
                             finish(review_answer_for(reply, timeout_ms), model, true, model_us);
                           });
+  // The caller gave up (MCP cancel): the model call ends now instead of at its timeout.
+  if (cancel && stop) cancel->on_cancel(std::move(stop));
 }
 
 void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
@@ -133,9 +153,14 @@ void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDo
     CallContext ctx;
     ExecStartDone done;
   };
+  // An agent already at its cap of waiting approvals costs no model call: a deferral could not
+  // be registered anyway, and an allow would only reward the flood.
+  if (pending_.waiting_for(plan.approval->agent_id(), epoch_ms()) >= approvals::kMaxPendingPerAgent) {
+    return ask_human(std::move(plan), std::move(ctx), std::move(done));
+  }
   auto state = std::make_shared<Waiting>(Waiting{std::move(plan), std::move(ctx), std::move(done)});
   policy::ReviewInput input = *state->plan.approval->review_input(env_keys);
-  review(std::move(input), [this, state](const policy::ReviewAnswer& answer) {
+  review(std::move(input), state->ctx.cancel, [this, state](const policy::ReviewAnswer& answer) {
     if (state->ctx.cancel && state->ctx.cancel->cancelled()) return state->done(Reply::thrown("Tool execution was aborted"));
     ExecPlan& p = state->plan;
     if (policy::review_allows_run(answer)) {

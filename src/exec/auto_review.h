@@ -50,13 +50,14 @@ struct ModelReply {
   std::string error;          // kFailed: why there was no answer (names the URL, never the key)
 };
 
-/// Makes one completion call on `io` and calls `done` there exactly once. Provided by the
-/// daemon (net/model_client.h); an empty function means no transport (every configured
-/// reviewer is then unavailable).
+/// Makes one completion call on `io` and calls `done` there exactly once; returns a function
+/// that ends the call early (`done` then reports it aborted). Provided by the daemon
+/// (net/model_client.h); an empty function means no transport (every configured reviewer is
+/// then unavailable).
 using ModelCompleter =
-    std::function<void(boost::asio::io_context& io, const config::ModelEndpoint& endpoint,
-                       const policy::ReviewPrompt& prompt, std::chrono::milliseconds timeout,
-                       std::function<void(ModelReply)> done)>;
+    std::function<std::function<void()>(boost::asio::io_context& io, const config::ModelEndpoint& endpoint,
+                                        const policy::ReviewPrompt& prompt, std::chrono::milliseconds timeout,
+                                        std::function<void(ModelReply)> done)>;
 
 /// The reviewer's answer for a model call's outcome (§8: parse a complete answer, else the
 /// fallback for the stop reason, the timeout or the failure).

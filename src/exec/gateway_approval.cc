@@ -24,6 +24,7 @@
 #include "hash/sha256.h"
 #include "policy/analysis_summary.h"
 #include "policy/highlight.h"
+#include "policy/safe_bins.h"
 #include "sys/sys.h"
 #include "term/display_escape.h"
 
@@ -42,10 +43,18 @@ std::vector<std::string> resolved_paths(const policy::AllowlistEvaluation& e) {
 
 // §7.1 step 6's executable binding: the analysis holds one command (not a shell builtin) with a
 // resolved trust path, and it has a canonical rendering to run in place of the text.
+// An interpreter or shell is never bound for the reviewer: one allow would leave a session
+// whose stdin the agent then writes (`process write`) with code nobody reviewed.
 bool binds_one_executable(const policy::Decision& d) {
   const policy::AllowlistEvaluation& e = d.evaluation;
-  return e.analysis_ok && e.segments.size() == 1 && e.segments[0].satisfied_by != policy::SatisfiedBy::kSafeBuiltins &&
-         e.segments[0].resolved_path && d.enforced_command;
+  if (!(e.analysis_ok && e.segments.size() == 1 && e.segments[0].satisfied_by != policy::SatisfiedBy::kSafeBuiltins &&
+        e.segments[0].resolved_path && d.enforced_command)) {
+    return false;
+  }
+  const std::string& path = *e.segments[0].resolved_path;
+  const std::string& name = e.segments[0].effective_argv.empty() ? path : e.segments[0].effective_argv[0];
+  return !policy::is_interpreter_like_safe_bin(path.substr(path.rfind('/') + 1)) &&
+         !policy::is_interpreter_like_safe_bin(name.substr(name.rfind('/') + 1));
 }
 
 std::string content_hash(const std::string& path) {

@@ -23,6 +23,8 @@
 
 #include <boost/asio/steady_timer.hpp>
 
+#include "policy/safe_bins.h"
+#include "shell/explain.h"
 #include "approvals/random.h"
 #include "base/strings.h"
 #include "base/time.h"
@@ -279,6 +281,15 @@ json::Object ExecService::NodeCall::run_params(const std::optional<std::string>&
   return run;
 }
 
+// One simple command (no pipeline, list, substitution or compound), not an interpreter or a shell.
+static bool node_command_reviewable(const std::string& command) {
+  shell::Explanation e = shell::explain_command(command, shell::ShellDialect::kDash);
+  if (e.outcome != shell::ExplainOutcome::kOk || e.commands.size() != 1 || e.commands[0].argv.empty()) return false;
+  if (command.find_first_of(";&|<>`$(){}\n") != std::string::npos) return false;
+  const std::string& name = e.commands[0].argv[0];
+  return !policy::is_interpreter_like_safe_bin(name.substr(name.rfind('/') + 1));
+}
+
 // The reviewer's view of a node run: the node's plan (its argv is what an allow-once runs), the
 // environment names the call sets, and why a human would be needed.
 policy::ReviewInput ExecService::node_review_input(const NodeCall& call) {
@@ -321,15 +332,26 @@ std::string ExecService::node_system_run(std::shared_ptr<NodeCall> call,
 
 void ExecService::ask_node_approval(std::shared_ptr<NodeCall> call) {
   // mode "auto": the reviewer first (§7.1 step 6), on the node's plan - exactly the argv an
-  // allow-once runs there.
+  // allow-once runs there - when the command is one simple command that is not an interpreter
+  // or a shell (the gateway host's binding rule, read from the text since the node resolves
+  // it); else, and once it deferred, a human only.
   if (call->policy.auto_review && call->ask != ExecAsk::kAlways && !call->reviewed) {
     call->reviewed = true;
-    return review(node_review_input(*call), [this, call](const policy::ReviewAnswer& answer) {
+    if (!node_command_reviewable(call->plan.command)) {
+      call->human_required = true;
+      return ask_node_approval(call);
+    }
+    return review(node_review_input(*call), call->ctx.cancel, [this, call](const policy::ReviewAnswer& answer) {
       if (call->ctx.cancel && call->ctx.cancel->cancelled()) return call->answer(Reply::thrown("Tool execution was aborted"));
       if (policy::review_allows_run(answer)) {
         call->plan.warnings.push_back(policy::review_allowed_warning(answer));
-        (void)node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
-                              [call](NodeInvokeResult ran) { call->answer(call->run_reply(ran)); });
+        std::string token = node_system_run(call, std::make_pair(approvals::random_uuid(), policy::ApprovalDecision::kAllowOnce),
+                                            [call](NodeInvokeResult ran) { call->answer(call->run_reply(ran)); });
+        // The caller gave up (MCP cancel): the node stops the command.
+        if (call->ctx.cancel && !token.empty()) {
+          NodeInvoker* invoker = node_invoker_;
+          call->ctx.cancel->on_cancel([invoker, token] { invoker->cancel(token); });
+        }
         return;
       }
       call->plan.warnings.push_back(policy::review_deferred_warning(answer));

@@ -215,7 +215,8 @@ class ExecService {
   /// Internal (auto_review.cc): asks this agent's reviewer about `input` - the pre-screen, the
   /// default reviewer or the model, once - records the decision in the audit log and calls
   /// `answered` on the io thread.
-  void review(policy::ReviewInput input, std::function<void(const policy::ReviewAnswer&)> answered);
+  void review(policy::ReviewInput input, std::shared_ptr<CancelSignal> cancel,
+              std::function<void(const policy::ReviewAnswer&)> answered);
   /// New reviewer settings (a config reload), like set_exec_settings.
   void set_reviewer(ReviewerConfig reviewer);
 

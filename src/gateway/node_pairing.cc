@@ -96,7 +96,7 @@ Result<NodePairing::Checked> NodePairing::check(const NodeSurface& surface, bool
     (ok ? out.allowed : missing).push_back(c);
   }
   if (known == approved_.end() && auto_approve) {
-    approved_[surface.node_id] = ApprovedNode{surface, now_ms};
+    approved_[surface.node_id] = ApprovedNode{named(surface), now_ms};
     TRY(save());
     out.allowed = surface.commands;
     return out;
@@ -114,7 +114,7 @@ Result<NodePairing::Checked> NodePairing::check(const NodeSurface& surface, bool
     return out;
   }
   if (known == approved_.end() && surface.commands.empty()) {
-    approved_[surface.node_id] = ApprovedNode{surface, now_ms};
+    approved_[surface.node_id] = ApprovedNode{named(surface), now_ms};
     TRY(save());
     return out;
   }
@@ -168,6 +168,7 @@ Result<ApprovedNode> NodePairing::approve(const std::string& request_id, const s
   bool had = approved_.count(node_id) > 0;
   if (had) previous = approved_[node_id];
   if (had && !previous.surface.display_name.empty()) n.surface.display_name = previous.surface.display_name;  // see check()
+  if (!had) n.surface = named(n.surface);
   approved_[node_id] = n;
   if (Result<void> saved = save(); !saved.ok()) {
     if (had) approved_[node_id] = std::move(previous);
@@ -186,6 +187,13 @@ Result<std::string> NodePairing::reject(const std::string& request_id) {
   return node_id;
 }
 
+NodeSurface NodePairing::named(NodeSurface surface) const {
+  // A new node's own name that would select another node (its name, id or address) is not
+  // kept: the node is known by its id until an operator names it.
+  if (name_conflict(surface.display_name, surface.node_id)) surface.display_name.clear();
+  return surface;
+}
+
 Result<void> NodePairing::remove(const std::string& node_id) {
   bool had_pending = false;
   for (auto it = pending_.begin(); it != pending_.end();) {
@@ -200,18 +208,30 @@ Result<void> NodePairing::remove(const std::string& node_id) {
   return save();
 }
 
+std::optional<std::string> NodePairing::name_conflict(const std::string& name, const std::string& node_id) const {
+  const std::string key = exec::node_name_key(name);
+  if (key.empty()) return std::nullopt;
+  // What a `node` argument or binding could mean besides a name: an address (exact match,
+  // tried before names) or another node's id or id prefix (names outrank prefixes).
+  const bool address_like = name.find_first_not_of("0123456789.:abcdefABCDEF[]") == std::string::npos &&
+                            (name.find('.') != std::string::npos || name.find(':') != std::string::npos);
+  if (address_like) return "node name " + term::escape_for_display(name) + " looks like a network address";
+  for (const auto& [other_id, other] : approved_) {
+    if (other_id == node_id) continue;
+    if (exec::node_name_key(other.surface.display_name) == key) return "node name " + term::escape_for_display(name) + " is already used by node " + other_id;
+    if (name == other_id || (name.size() >= 6 && other_id.rfind(name, 0) == 0)) {
+      return "node name " + term::escape_for_display(name) + " would select node " + other_id + " (its id)";
+    }
+  }
+  return std::nullopt;
+}
+
 Result<ApprovedNode> NodePairing::rename(const std::string& node_id, const std::string& display_name) {
   auto it = approved_.find(node_id);
   if (it == approved_.end()) return Error{ErrorCode::kNotFound, 0, "unknown nodeId"};
   std::string name(js_trim(display_name));
-  const std::string key = exec::node_name_key(name);
-  if (key.empty()) return Error::invalid("displayName required");
-  for (const auto& [other_id, other] : approved_) {
-    if (other_id == node_id) continue;
-    if (exec::node_name_key(other.surface.display_name) == key || other_id == name) {
-      return Error::invalid("node name " + term::escape_for_display(name) + " is already used by node " + other_id);
-    }
-  }
+  if (exec::node_name_key(name).empty()) return Error::invalid("displayName required");
+  if (std::optional<std::string> conflict = name_conflict(name, node_id)) return Error::invalid(*conflict);
   ApprovedNode& n = it->second;
   std::string previous = std::exchange(n.surface.display_name, name);
   if (Result<void> saved = save(); !saved.ok()) {

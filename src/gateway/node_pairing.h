@@ -84,7 +84,8 @@ class NodePairing {
   Result<void> remove(const std::string& node_id);
   /// Gives an approved node the name operators, bindings and `node` arguments know it by (the
   /// node's own later connects keep it). Errors: "unknown nodeId", "displayName required", and
-  /// a name that would select another node ("node name ... is already used by node <id>").
+  /// a name that would select another node: its name ("... is already used by node <id>"), its
+  /// id or an id prefix ("... would select node <id> (its id)"), or an address.
   Result<ApprovedNode> rename(const std::string& node_id, const std::string& display_name);
 
   /// OpenClaw's `node.pair.list` shapes.
@@ -93,6 +94,12 @@ class NodePairing {
 
  private:
   explicit NodePairing(std::string path) : path_(std::move(path)) {}
+  /// Why `name` for `node_id` could make a `node` argument or binding select another node (the
+  /// same name once normalised, another node's id or an id prefix of 6+ characters, an
+  /// address), or nullopt.
+  std::optional<std::string> name_conflict(const std::string& name, const std::string& node_id) const;
+  /// `surface` with its self-chosen name dropped when that name conflicts.
+  NodeSurface named(NodeSurface surface) const;
   Result<void> save() const;
 
   std::string path_;

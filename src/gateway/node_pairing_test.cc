@@ -180,6 +180,36 @@ TEST_F(NodePairingTest, RenameNamesTheNodeForGoodAndRefusesANameThatSelectsAnoth
   EXPECT_EQ(store->approved("node-a")->surface.display_name, "Lab Runner");
 }
 
+TEST_F(NodePairingTest, ANameCannotTakeOverAnotherNodesIdPrefixOrAnAddress) {
+  auto store = open();
+  ASSERT_TRUE(store->approve(store->check(surface({"system.run"}, "3fa85f64aa"), false, 1)->request->request_id, kAdmin, 1).ok());
+  ASSERT_TRUE(store->approve(store->check(surface({"system.run"}, "node-y"), false, 1)->request->request_id, kAdmin, 1).ok());
+  // A binding "3fa85f" meant node 3fa85f64aa by its id prefix; a name outranks a prefix.
+  EXPECT_NE(store->rename("node-y", "3fa85f").error().message.find("would select node 3fa85f64aa"), std::string::npos);
+  EXPECT_TRUE(store->rename("node-y", "3fa8").ok()) << "shorter than any prefix that selects";
+  // Addresses select by remote IP before names are tried.
+  EXPECT_NE(store->rename("node-y", "192.168.1.20").error().message.find("network address"), std::string::npos);
+  EXPECT_FALSE(store->rename("node-y", "fe80::1").ok());
+}
+
+TEST_F(NodePairingTest, ANewNodesOwnNameThatWouldSelectAnotherIsNotKept) {
+  auto store = open();
+  NodeSurface real = surface({"system.run"}, "node-real");
+  real.display_name = "build-box";
+  ASSERT_TRUE(store->approve(store->check(real, false, 1)->request->request_id, kAdmin, 1).ok());
+  // An impostor auto-approved (a loopback peer) or approved later under the same name is known
+  // by its id only.
+  NodeSurface impostor = surface({}, "node-fake");
+  impostor.display_name = "Build Box";
+  ASSERT_TRUE(store->check(impostor, true, 2).ok());
+  EXPECT_EQ(store->approved("node-fake")->surface.display_name, "");
+  NodeSurface other = surface({"system.run"}, "node-other");
+  other.display_name = "build.box";
+  ASSERT_TRUE(store->approve(store->check(other, false, 3)->request->request_id, kAdmin, 3).ok());
+  EXPECT_EQ(store->approved("node-other")->surface.display_name, "");
+  EXPECT_EQ(store->approved("node-real")->surface.display_name, "build-box");
+}
+
 TEST_F(NodePairingTest, AFileOthersCanReadOrThatIsMalformedIsRefusedByName) {
   std::filesystem::create_directories(dir_ / "gateway");
   {

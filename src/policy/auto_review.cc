@@ -109,10 +109,11 @@ int64_t clamp_reviewer_timeout_ms(std::optional<double> configured) {
   return static_cast<int64_t>(value);
 }
 
+// The model never sees the conversation, so a "user_authorization" it gives is a guess the
+// command text can steer: it is parsed (the schema allows it) but never shown as a finding.
 std::string review_assessment(const ReviewAnswer& answer) {
   std::string text = "risk=";
   text.append(review_level_name(answer.risk));
-  if (answer.user_authorization) text.append(", authorization=").append(review_level_name(*answer.user_authorization));
   return text;
 }
 

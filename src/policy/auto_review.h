@@ -146,7 +146,7 @@ std::optional<ReviewAnswer> reviewer_completion_failure(const std::optional<std:
 int64_t clamp_reviewer_timeout_ms(std::optional<double> configured);
 
 // Texts the exec pipeline shows around a review.
-/// "risk=<risk>" plus ", authorization=<level>" when the model gave one.
+/// "risk=<risk>" (a user_authorization the model gave is not shown: it saw no conversation).
 std::string review_assessment(const ReviewAnswer& answer);
 /// "Exec auto-review allowed once (<assessment>): <rationale>"
 std::string review_allowed_warning(const ReviewAnswer& answer);

@@ -30,13 +30,13 @@ after(async () => {
 
 const APIS = { completions: "openai-completions", responses: "openai-responses", anthropic: "anthropic-messages" };
 
-async function reviewed({ api = "completions", timeoutMs = 1500, baseUrl, reviewer, elicit, approvals } = {}) {
+async function reviewed({ api = "completions", timeoutMs = 1500, baseUrl, reviewer, elicit, approvals, apiKey = SECRET, env } = {}) {
   const url = baseUrl ?? `http://127.0.0.1:${stub.port}${api === "anthropic" ? "" : "/v1"}`;
   const config = {
     tools: { exec: { mode: "auto", ...(reviewer === null ? {} : { reviewer: reviewer ?? { model: `stub/script`, timeoutMs } }) } },
-    models: { providers: { stub: { baseUrl: url, api: APIS[api], apiKey: SECRET, models: [{ id: "script", name: "script" }] } } },
+    models: { providers: { stub: { baseUrl: url, api: APIS[api], apiKey, models: [{ id: "script", name: "script" }] } } },
   };
-  const s = await startServer({ config, approvals: approvals ?? { version: 1, agents: {} }, elicit });
+  const s = await startServer({ config, approvals: approvals ?? { version: 1, agents: {} }, elicit, env });
   servers.push(s);
   return s;
 }
@@ -283,6 +283,11 @@ describe("exec auto reviewer", { concurrency: 1 }, () => {
       assert.equal(runs[0].approvalDecision, "allow-once");
       assert.deepEqual(runs[0].command, ["/bin/sh", "-lc", "echo reviewed"], "exactly the plan the reviewer saw");
 
+      // A pipeline is not one command the reviewer can judge: a human decides, no model request.
+      const beforePipe = stub.requests.length;
+      const piped = await a.exec({ command: "echo a | cat" });
+      assert.doesNotMatch(piped.content[0].text, /auto-review/);
+      assert.equal(stub.requests.length, beforePipe);
       // No operator connected: no human can be asked, so a deferral is refused (the reviewer's
       // answer first), never run by a fallback.
       stub.script.push({ text: answer("ask", "high", "unclear") });
@@ -317,5 +322,34 @@ describe("exec auto reviewer", { concurrency: 1 }, () => {
     assert.equal(prompts.length, 1);
     assert.match(prompts[0], /Exec auto-review deferred to human approval \(risk=medium\): touches a temp file/);
     assert.match(r.text, /Exec auto-review deferred to human approval/);
+  });
+
+  test("the reviewer's API key is not in the environment of the agent's commands", async () => {
+    const s = await reviewed({
+      apiKey: "${STUB_REVIEW_KEY}",
+      env: { STUB_REVIEW_KEY: SECRET, OPENAI_API_KEY: SECRET, UNRELATED_VAR: "kept" },
+      approvals: { version: 1, agents: { main: { allowlist: [{ pattern: "/usr/bin/printenv" }] } } },
+    });
+    const r = await s.call("exec", { command: "printenv" });
+    assert.equal(r.details.status, "completed", r.text);
+    assert.match(r.text, /UNRELATED_VAR=kept/);
+    assert.doesNotMatch(r.text, new RegExp(SECRET));
+    assert.doesNotMatch(r.text, /STUB_REVIEW_KEY|OPENAI_API_KEY/);
+    // The reviewer still has it.
+    stub.script.push({ text: answer("allow", "low", "lists") });
+    assert.equal((await s.call("exec", { command: "ls /" })).details.status, "completed");
+    const credential = stub.requests.at(-1).headers.authorization;
+    assert.ok(credential.includes(SECRET));
+  });
+
+  test("an interpreter or a shell is never auto-reviewed: one allow would leave a session the agent writes code into", async () => {
+    const s = await reviewed();
+    const before = stub.requests.length;
+    for (const command of ["bash --version", "python3 -V", "sh"]) {
+      const r = await s.call("exec", { command });
+      assert.equal(r.details.status, "approval-pending", `${command}: ${r.text}`);
+      assert.doesNotMatch(r.text, /auto-review/);
+    }
+    assert.equal(stub.requests.length, before, "no model request");
   });
 });

@@ -150,15 +150,23 @@ function start() {
   $("logout").onclick = () => {
     clearTimeout(retry);
     sessionStorage.removeItem(STORE);
-    if (device.available()) device.forgetToken().catch(() => {});
     const g = gw;
+    // Logging out forgets this browser: its device token is revoked on the gateway (best
+    // effort, before the connection closes) and dropped here.
+    if (device.available()) {
+      device.savedToken().then(async (t) => {
+        if (t && g) await g.call("device.token.revoke", { deviceId: (await device.identity()).id, role: "operator" }).catch(() => {});
+        await device.forgetToken().catch(() => {});
+        g?.close();
+      }, () => g?.close());
+    }
     clearInterval(pages?.approvals?.timer);
     pages?.approvals?.reset();
     pages?.sessions?.hide();
     pages?.nodes?.hide();
     gw = null;
     pages = null;
-    g?.close();
+    if (!device.available()) g?.close();
     setState("not connected");
     showPage("login");
   };
