@@ -29,11 +29,11 @@ TEST(SecurityAudit, EmptyConfigAndApprovalsHaveNoFindings) {
 }
 
 TEST(SecurityAudit, ModeAutoWithoutAReviewerModelWarnsForEachScope) {
-  const AuditFinding* f = find(audit(R"({"tools":{"exec":{"mode":"auto"}},
+  const std::vector<AuditFinding> findings = audit(R"({"tools":{"exec":{"mode":"auto"}},
       "agents":{"entries":{"ops":{"tools":{"exec":{"reviewer":{"timeoutMs":5000}}}},
                            "dev":{"model":"local/qwen"},
-                           "calm":{"tools":{"exec":{"mode":"ask"}}}}}})"),
-                               "tools.exec.auto_review_no_model");
+                           "calm":{"tools":{"exec":{"mode":"ask"}}}}}})");
+  const AuditFinding* f = find(findings, "tools.exec.auto_review_no_model");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, AuditSeverity::kWarn);
   EXPECT_NE(f->detail.find("- tools.exec (mode auto)"), std::string::npos) << f->detail;
