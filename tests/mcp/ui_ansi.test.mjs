@@ -186,4 +186,22 @@ describe("attacks through colours", () => {
     assert.equal(html, '<span class="f1">abcd</span>ef' + "x\u{1F600}" + '<span class="f4">y</span>');
     await page.close();
   });
+
+  test("256-colour and true-colour SGRs show as the nearest basic colour", async () => {
+    const page = await browser.page();
+    await page.goto(`${g.url}/`);
+    const html = await page.evaluate(async () => {
+      const { AnsiRenderer } = await import("/ui/text.js");
+      const pre = document.createElement("pre");
+      const r = new AnsiRenderer(pre);
+      // 196 pure red, 46 pure green, 21 blue, 244 mid grey, 255 near white; true colour
+      // orange-red, a dark navy background; out-of-range values are ignored.
+      pre.append(r.render("abcdefgh", [[0, "38;5;196"], [1, "38;5;46"], [2, "38;5;21"], [3, "38;5;244"], [4, "38;5;255"],
+        [5, "38;2;250;60;10"], [6, "0;48;2;0;0;100;38;5;9"], [7, "0;38;2;300;0;0"]]));
+      return pre.innerHTML;
+    });
+    assert.equal(html, '<span class="f9">a</span><span class="f10">b</span><span class="f12">c</span>' +
+      '<span class="f7">d</span><span class="f15">e</span><span class="f9">f</span><span class="f9 g0">g</span>h');
+    await page.close();
+  });
 });

@@ -84,6 +84,31 @@ export function visibleEl(tag, text, className = "", options = {}) {
 // What a style mark's parameters may be (as the gateway checks them): digits and ';', bounded.
 const SGR_PARAMS = /^[0-9;]{0,48}$/;
 
+// The nearest of the 16 basic colours to an RGB colour: each channel at least half on sets its
+// bit (red 1, green 2, blue 4); a colour whose brightest channel is near full is the bright
+// variant; a dim grey is bright black. null for values that are not 0..255.
+function nearestBasic(r, g, b) {
+  if (![r, g, b].every((v) => Number.isInteger(v) && v >= 0 && v <= 255)) return null;
+  const bits = (r >= 128 ? 1 : 0) | (g >= 128 ? 2 : 0) | (b >= 128 ? 4 : 0);
+  const max = Math.max(r, g, b);
+  if (bits === 0) return max >= 64 ? 8 : 0;
+  return max >= 224 ? bits + 8 : bits;
+}
+
+// An xterm 256-colour index as a basic colour: 0-15 themselves, 16-231 the 6x6x6 cube,
+// 232-255 the grey ramp.
+function xterm256(n) {
+  if (!Number.isInteger(n) || n < 0 || n > 255) return null;
+  if (n < 16) return n;
+  if (n >= 232) {
+    const v = 8 + (n - 232) * 10;
+    return nearestBasic(v, v, v);
+  }
+  const level = (x) => (x === 0 ? 0 : 55 + x * 40);
+  const c = n - 16;
+  return nearestBasic(level(Math.floor(c / 36)), level(Math.floor(c / 6) % 6), level(c % 6));
+}
+
 /** Renders a stream of terminal output into a <pre>, chunk by chunk, with SGR colours. */
 export class AnsiRenderer {
   constructor(target) {
@@ -132,14 +157,17 @@ export class AnsiRenderer {
       else if (p >= 90 && p <= 97) this.fg = p - 90 + 8;
       else if (p >= 100 && p <= 107) this.bg = p - 100;
       else if (p === 38 || p === 48) {
-        // 256-colour / true colour: map the 16 basic ones, skip the rest's arguments.
+        // 256-colour and true colour: shown as the nearest of the 16 basic colours (the page's
+        // palette has only those; backgrounds only the first 8).
+        let n = null;
         if (ps[i + 1] === 5) {
-          const n = ps[i + 2];
-          if (n < 16) p === 38 ? (this.fg = n) : (this.bg = n % 8);
+          n = xterm256(ps[i + 2]);
           i += 2;
         } else if (ps[i + 1] === 2) {
+          n = nearestBasic(ps[i + 2], ps[i + 3], ps[i + 4]);
           i += 4;
         }
+        if (n !== null) p === 38 ? (this.fg = n) : (this.bg = n % 8);
       }
     }
   }
