@@ -96,6 +96,23 @@ void append_review_record(const std::string& state_dir, const std::string& line)
     return;
   }
   if ((st.st_mode & 077) != 0) ::fchmod(fd, 0600);
+  // Past kReviewLogMaxBytes the file becomes exec-reviews.jsonl.1 (replacing the previous one)
+  // and a new one starts: the log keeps the recent decisions without growing without bound.
+  if (st.st_size >= kReviewLogMaxBytes) {
+    ::close(fd);
+    int again = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (again >= 0) {
+      ::renameat(again, "exec-reviews.jsonl", again, "exec-reviews.jsonl.1");
+      fd = ::openat(again, "exec-reviews.jsonl", O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+      ::close(again);
+    } else {
+      fd = -1;
+    }
+    if (fd < 0) {
+      std::fprintf(stderr, "clawexec: exec reviewer audit: rotate %s: %s\n", path.c_str(), std::strerror(errno));
+      return;
+    }
+  }
   // One write per record: O_APPEND keeps concurrent writers' lines whole.
   std::string record = line + "\n";
   ssize_t n = ::write(fd, record.data(), record.size());

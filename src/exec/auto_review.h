@@ -75,9 +75,13 @@ struct ReviewRecord {
 };
 json::Object review_record_json(const ReviewRecord& record);
 
+/// The review log is rotated (to exec-reviews.jsonl.1) once it reaches this size.
+inline constexpr int64_t kReviewLogMaxBytes = 10 * 1024 * 1024;
+
 /// Appends `line` and a newline to <state_dir>/logs/exec-reviews.jsonl (the directory 0700,
-/// the file 0600). Blocking: run it off the io thread. A failure is reported on stderr, never
-/// stops the command.
+/// the file 0600; neither may be a symlink or another user's; rotated at kReviewLogMaxBytes).
+/// Blocking: run it off the io thread. A failure is reported on stderr, never stops the
+/// command.
 void append_review_record(const std::string& state_dir, const std::string& line);
 
 /// The file append_review_record writes.
