@@ -24,16 +24,10 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-using PlainStream = beast::tcp_stream;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
-
-template <class Stream>
-constexpr bool kIsTls = std::is_same_v<Stream, TlsStream>;
-
-// The TLS context outlives the stream built on it: a base constructed first, destroyed last.
-struct TlsContextHolder {
-  std::shared_ptr<asio::ssl::context> tls_;
-};
+using detail::kIsTls;
+using detail::PlainStream;
+using detail::TlsContextHolder;
+using detail::TlsStream;
 
 std::string host_port(const BaseUrl& base) {
   bool v6 = base.host.find(':') != std::string::npos;

@@ -9,11 +9,24 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "base/result.h"
 #include "net/ws_client.h"
 
 namespace clawexec::net::detail {
+
+/// The two streams an outgoing connection runs on, and which one is TLS.
+using PlainStream = boost::beast::tcp_stream;
+using TlsStream = boost::beast::ssl_stream<boost::beast::tcp_stream>;
+template <class Stream>
+constexpr bool kIsTls = std::is_same_v<Stream, TlsStream>;
+
+/// The TLS context outlives the stream built on it: a connection class derives from this
+/// before the stream's owner, so it is constructed first and destroyed last.
+struct TlsContextHolder {
+  std::shared_ptr<boost::asio::ssl::context> tls_;
+};
 
 /// A TLS client context. kVerify trusts `ca_file` when it is set, else the system store;
 /// kInsecure verifies nothing. Errors say what failed ("TLS setup: load CA file /x: ...").

@@ -27,17 +27,10 @@ namespace websocket = beast::websocket;
 namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 
-using PlainStream = beast::tcp_stream;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
-
-template <class Stream>
-constexpr bool kIsTls = std::is_same_v<Stream, TlsStream>;
-
-// The TLS context outlives the stream that uses it: a base constructed before WsPump's stream
-// and destroyed after it.
-struct TlsContextHolder {
-  std::shared_ptr<ssl::context> tls_;
-};
+using detail::kIsTls;
+using detail::PlainStream;
+using detail::TlsContextHolder;
+using detail::TlsStream;
 
 template <class Stream>
 class Client final : public WsClient,
