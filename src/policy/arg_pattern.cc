@@ -12,8 +12,7 @@
 
 #include "policy/arg_pattern.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
+#include "policy/bounded_regex.h"
 
 #include <memory>
 #include <unordered_map>
@@ -21,21 +20,9 @@
 namespace clawexec::policy {
 namespace {
 
+using regex::CodePtr;
+
 constexpr size_t kArgPatternCacheLimit = 512;
-constexpr uint32_t kMatchLimit = 200000;
-constexpr uint32_t kDepthLimit = 2000;
-
-struct CodeDeleter {
-  void operator()(pcre2_code* code) const { pcre2_code_free(code); }
-};
-using CodePtr = std::unique_ptr<pcre2_code, CodeDeleter>;
-
-struct MatchContextDeleter {
-  void operator()(pcre2_match_context* ctx) const { pcre2_match_context_free(ctx); }
-};
-struct MatchDataDeleter {
-  void operator()(pcre2_match_data* data) const { pcre2_match_data_free(data); }
-};
 
 struct TransparentHash {
   using is_transparent = void;
@@ -57,16 +44,6 @@ pcre2_code* cached_code(std::string_view pattern) {
   return cache.emplace(std::string(pattern), CodePtr(code)).first->second.get();
 }
 
-pcre2_match_context* match_context() {
-  thread_local std::unique_ptr<pcre2_match_context, MatchContextDeleter> ctx = [] {
-    pcre2_match_context* c = pcre2_match_context_create(nullptr);
-    pcre2_set_match_limit(c, kMatchLimit);
-    pcre2_set_depth_limit(c, kDepthLimit);
-    return std::unique_ptr<pcre2_match_context, MatchContextDeleter>(c);
-  }();
-  return ctx.get();
-}
-
 }  // namespace
 
 std::string arg_pattern_subject(std::string_view arg_pattern, const Argv& argv) {
@@ -86,10 +63,9 @@ bool match_arg_pattern(std::string_view arg_pattern, const Argv& argv) {
   pcre2_code* code = cached_code(arg_pattern);
   if (code == nullptr) return false;
   std::string subject = arg_pattern_subject(arg_pattern, argv);
-  std::unique_ptr<pcre2_match_data, MatchDataDeleter> data(
-      pcre2_match_data_create_from_pattern(code, nullptr));
+  regex::MatchDataPtr data(pcre2_match_data_create_from_pattern(code, nullptr));
   int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0, 0,
-                       data.get(), match_context());
+                       data.get(), regex::bounded_match_context());
   return rc >= 0;
 }
 

@@ -10,8 +10,6 @@
 // matches a code point (no line terminator survives normalisation). Escape sequences are
 // removed by OpenClaw's stripAnsi grammar (strip_ansi below).
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
@@ -23,6 +21,7 @@
 
 #include "base/utf.h"
 #include "policy/auto_review.h"
+#include "policy/bounded_regex.h"
 #include "term/unicode_format.h"
 
 namespace clawexec::policy {
@@ -30,8 +29,7 @@ namespace {
 
 constexpr size_t kMaxReviewInputUnits = 16000;
 constexpr size_t kMaxRationaleUnits = 500;
-constexpr uint32_t kMatchLimit = 200000;
-constexpr uint32_t kDepthLimit = 2000;
+using regex::CodePtr;
 
 constexpr std::array<std::string_view, 4> kDirectivePatterns = {
     R"(\b(ignore|disregard|override)\b.{0,80}\b(instruction|system|developer|prompt|policy)\b)",
@@ -39,17 +37,6 @@ constexpr std::array<std::string_view, 4> kDirectivePatterns = {
     R"(\b(exec\s+)?reviewer\b.{0,80}\b(decision|allow|risk|rationale)\b)",
     R"(\buntrusted (?:exec|widget) request json end\b)",
 };
-
-struct CodeDeleter {
-  void operator()(pcre2_code* code) const { pcre2_code_free(code); }
-};
-struct MatchDataDeleter {
-  void operator()(pcre2_match_data* data) const { pcre2_match_data_free(data); }
-};
-struct MatchContextDeleter {
-  void operator()(pcre2_match_context* ctx) const { pcre2_match_context_free(ctx); }
-};
-using CodePtr = std::unique_ptr<pcre2_code, CodeDeleter>;
 
 // The patterns are constants; a failure to compile one is a bug caught by the tests (the
 // code is then null and nothing matches).
@@ -60,22 +47,12 @@ CodePtr compile(std::string_view pattern) {
                                PCRE2_UTF | PCRE2_NO_UTF_CHECK | PCRE2_DOLLAR_ENDONLY, &error, &offset, nullptr));
 }
 
-pcre2_match_context* match_context() {
-  thread_local std::unique_ptr<pcre2_match_context, MatchContextDeleter> ctx = [] {
-    pcre2_match_context* c = pcre2_match_context_create(nullptr);
-    pcre2_set_match_limit(c, kMatchLimit);
-    pcre2_set_depth_limit(c, kDepthLimit);
-    return std::unique_ptr<pcre2_match_context, MatchContextDeleter>(c);
-  }();
-  return ctx.get();
-}
-
 // Start and end byte offsets of the first match at or after `from`, or nullopt.
 std::optional<std::pair<size_t, size_t>> find(const pcre2_code* code, std::string_view subject, size_t from) {
   if (code == nullptr) return std::nullopt;
-  std::unique_ptr<pcre2_match_data, MatchDataDeleter> data(pcre2_match_data_create_from_pattern(code, nullptr));
+  regex::MatchDataPtr data(pcre2_match_data_create_from_pattern(code, nullptr));
   int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), from, PCRE2_NO_UTF_CHECK,
-                       data.get(), match_context());
+                       data.get(), regex::bounded_match_context());
   if (rc < 0) return std::nullopt;
   const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data.get());
   return std::make_pair(static_cast<size_t>(ovector[0]), static_cast<size_t>(ovector[1]));
