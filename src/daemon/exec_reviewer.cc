@@ -2,7 +2,6 @@
 
 #include "daemon/exec_reviewer.h"
 
-#include <algorithm>
 
 #include "config/model_providers.h"
 #include "config/reviewer_settings.h"
@@ -38,36 +37,12 @@ exec::ReviewerConfig resolve_reviewer(const config::ExecSettings& exec, const bo
   return out;
 }
 
-std::vector<std::string> endpoint_secrets(const config::ModelEndpoint& endpoint) {
-  std::vector<std::string> out;
-  if (!endpoint.api_key.empty()) out.push_back(endpoint.api_key);
-  for (const auto& [name, value] : endpoint.headers) {
-    if (value.size() >= 8) out.push_back(value);
-  }
-  return out;
-}
-
 std::string mask_secrets(std::string text, const std::vector<std::string>& secrets) {
   for (const std::string& secret : secrets) {
     if (secret.empty()) continue;
     for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) text.replace(at, secret.size(), "***");
   }
   return text;
-}
-
-std::vector<std::string> withhold_reviewer_secrets(const exec::ReviewerConfig& reviewer, env::EnvList& inherited) {
-  std::vector<std::string> removed;
-  if (!reviewer.endpoint) return removed;
-  std::vector<std::string> secrets = endpoint_secrets(*reviewer.endpoint);
-  for (auto it = inherited.begin(); it != inherited.end();) {
-    if (std::find(secrets.begin(), secrets.end(), it->second) != secrets.end()) {
-      removed.push_back(it->first);
-      it = inherited.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  return removed;
 }
 
 exec::ModelCompleter model_completer() {
@@ -80,7 +55,7 @@ exec::ModelCompleter model_completer() {
     request.temperature = prompt.temperature;
     request.timeout = timeout;
     request.stream = true;  // as OpenClaw's model transports call every provider
-    std::shared_ptr<net::ModelCall> call = net::complete(io, endpoint, request, [done = std::move(done), secrets = endpoint_secrets(endpoint)](Result<net::Completion> answer) {
+    std::shared_ptr<net::ModelCall> call = net::complete(io, endpoint, request, [done = std::move(done), secrets = exec::endpoint_secrets(endpoint)](Result<net::Completion> answer) {
       exec::ModelReply reply;
       if (answer.ok()) {
         reply.kind = exec::ModelReply::Kind::kAnswered;

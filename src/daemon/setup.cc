@@ -83,7 +83,6 @@ Result<Setup> load_setup(const std::string& agent_id) {
   setup.service.reviewer = resolve_reviewer(setup.service.exec, loaded.document, setup.service.agent_id, sources.env,
                                             setup.config_path);
   setup.service.model_completer = model_completer();
-  withhold_reviewer_secrets(setup.service.reviewer, setup.service.inherited_env);
   setup.service.approvals_cache = std::make_shared<approvals::ApprovalsCache>(setup.service.approvals_paths);
   if (const char* t = std::getenv("CLAWEXEC_APPROVAL_TIMEOUT_MS"); t && *t) {
     char* end = nullptr;

@@ -26,6 +26,7 @@
 
 #include "base/time.h"
 #include "base/utf.h"
+#include "env/host_exec_env.h"
 #include "exec/exec_plan.h"
 #include "exec/gateway_approval.h"
 #include "exec/service.h"
@@ -123,7 +124,38 @@ void append_review_record(const std::string& state_dir, const std::string& line)
   ::close(fd);
 }
 
-void ExecService::set_reviewer(ReviewerConfig reviewer) { config_.reviewer = std::move(reviewer); }
+std::vector<std::string> endpoint_secrets(const config::ModelEndpoint& endpoint) {
+  std::vector<std::string> out;
+  if (!endpoint.api_key.empty()) out.push_back(endpoint.api_key);
+  for (const auto& [name, value] : endpoint.headers) {
+    if (value.size() >= 8) out.push_back(value);
+  }
+  return out;
+}
+
+std::vector<std::string> withhold_reviewer_secrets(const ReviewerConfig& reviewer, env::EnvList& env) {
+  std::vector<std::string> removed;
+  if (!reviewer.endpoint) return removed;
+  const std::vector<std::string> secrets = endpoint_secrets(*reviewer.endpoint);
+  for (auto it = env.begin(); it != env.end();) {
+    if (std::find(secrets.begin(), secrets.end(), it->second) != secrets.end()) {
+      removed.push_back(it->first);
+      it = env.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return removed;
+}
+
+void ExecService::set_reviewer(ReviewerConfig reviewer) {
+  config_.reviewer = std::move(reviewer);
+  // A reload may name another provider and key: withhold that one too, before any new call.
+  if (!withhold_reviewer_secrets(config_.reviewer, config_.inherited_env).empty()) {
+    config_.filtered_inherited_env = std::make_shared<const env::EnvList>(env::filter_inherited_env(config_.inherited_env));
+  }
+  config_snapshot_.reset();
+}
 
 void ExecService::review(policy::ReviewInput input, std::shared_ptr<CancelSignal> cancel,
                          std::function<void(const policy::ReviewAnswer&)> answered) {

@@ -18,8 +18,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/model_providers.h"
+#include "env/env_list.h"
 #include "json/json.h"
 #include "policy/auto_review.h"
 
@@ -58,6 +60,15 @@ using ModelCompleter =
     std::function<std::function<void()>(boost::asio::io_context& io, const config::ModelEndpoint& endpoint,
                                         const policy::ReviewPrompt& prompt, std::chrono::milliseconds timeout,
                                         std::function<void(ModelReply)> done)>;
+
+/// The secrets of `endpoint`: its API key and header values that look secret (8 characters or
+/// more). Never shown anywhere.
+std::vector<std::string> endpoint_secrets(const config::ModelEndpoint& endpoint);
+
+/// Removes from `env` (what commands inherit) every variable whose value is one of the
+/// reviewer's secrets: the agent's commands must not read the credential the server calls the
+/// model with (`printenv OPENAI_API_KEY`). Returns the names removed.
+std::vector<std::string> withhold_reviewer_secrets(const ReviewerConfig& reviewer, env::EnvList& env);
 
 /// The reviewer's answer for a model call's outcome (§8: parse a complete answer, else the
 /// fallback for the stop reason, the timeout or the failure).

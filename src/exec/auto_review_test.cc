@@ -52,6 +52,22 @@ TEST(ReviewRecord, NamesTheDecisionAndCutsALongCommand) {
   EXPECT_EQ(*json::integer_member(o, "modelUs"), 2000);
 }
 
+TEST(WithholdReviewerSecrets, EveryVariableHoldingTheKeyOrASecretHeaderGoes) {
+  ReviewerConfig reviewer;
+  config::ModelEndpoint endpoint;
+  endpoint.api_key = "sk-live-1234";
+  endpoint.headers = {{"x-org", "org-secret-value"}, {"x-short", "v1"}};
+  reviewer.endpoint = endpoint;
+  env::EnvList env = {{"OPENAI_API_KEY", "sk-live-1234"}, {"MY_KEY_COPY", "sk-live-1234"}, {"ORG", "org-secret-value"},
+                      {"VERSION", "v1"}, {"PATH", "/usr/bin"}};
+  EXPECT_EQ(withhold_reviewer_secrets(reviewer, env), (std::vector<std::string>{"OPENAI_API_KEY", "MY_KEY_COPY", "ORG"}));
+  EXPECT_EQ(env, (env::EnvList{{"VERSION", "v1"}, {"PATH", "/usr/bin"}})) << "a short header value is no secret";
+  ReviewerConfig none;
+  env::EnvList kept = {{"OPENAI_API_KEY", "sk-other"}};
+  EXPECT_TRUE(withhold_reviewer_secrets(none, kept).empty()) << "no reviewer model: nothing to withhold";
+  EXPECT_EQ(kept.size(), 1u);
+}
+
 class ReviewLog : public ::testing::Test {
  protected:
   void SetUp() override {

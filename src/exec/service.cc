@@ -18,6 +18,13 @@ namespace asio = boost::asio;
 
 namespace {
 
+// The reviewer's credentials never reach a command: withheld before the shell environment or
+// the filtered environment is made from the server's.
+ServiceConfig without_reviewer_secrets(ServiceConfig config) {
+  if (!withhold_reviewer_secrets(config.reviewer, config.inherited_env).empty()) config.filtered_inherited_env.reset();
+  return config;
+}
+
 // Every call's environment starts from the server's filtered one, and runs under the server's
 // shell: both depend only on the server's environment, so they are worked out here once.
 void prepare_once(ServiceConfig& config) {
@@ -31,7 +38,7 @@ void prepare_once(ServiceConfig& config) {
 
 ExecService::ExecService(asio::io_context& io, ServiceConfig config)
     : io_(io),
-      config_(std::move(config)),
+      config_(without_reviewer_secrets(std::move(config))),
       spawner_(config_.shim_path),
       registry_([](uint32_t bound) { return sys::random_below(bound); }),
       sweep_timer_(io),

@@ -7,7 +7,7 @@
 // model. Each decision is in <state>/logs/exec-reviews.jsonl; the API key is never shown.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, closeAll, waitFor } from "./lib/harness.mjs";
 import { startStubModel } from "./lib/stub_model.mjs";
@@ -351,5 +351,32 @@ describe("exec auto reviewer", { concurrency: 1 }, () => {
       assert.doesNotMatch(r.text, /auto-review/);
     }
     assert.equal(stub.requests.length, before, "no model request");
+  });
+
+  test("a reload that names a new reviewer key withholds it from commands too (gateway, SIGHUP)", async () => {
+    const NEW_SECRET = "sk-rotated-9f3e";
+    const g = await startGateway({
+      config: { tools: { exec: { mode: "auto" } } },
+      env: { STUB_ROTATED_KEY: NEW_SECRET },
+    });
+    try {
+      writeFileSync(join(g.state.dir, "exec-approvals.json"),
+        JSON.stringify({ version: 1, agents: { main: { allowlist: [{ pattern: "/usr/bin/printenv" }] } } }));
+      const a = await mcpAgent(g, "reload-agent");
+      const before = (await a.exec({ command: "printenv STUB_ROTATED_KEY" })).content[0].text;
+      assert.match(before, new RegExp(NEW_SECRET), "not a reviewer key yet: commands see it as before");
+      writeFileSync(join(g.state.dir, "openclaw.json"), JSON.stringify({
+        tools: { exec: { mode: "auto", reviewer: { model: "stub/script" } } },
+        models: { providers: { stub: { baseUrl: `http://127.0.0.1:${stub.port}/v1`, api: "openai-completions", apiKey: "${STUB_ROTATED_KEY}", models: [{ id: "script", name: "script" }] } } },
+      }));
+      g.child.kill("SIGHUP");
+      await waitFor(() => /settings reloaded/.test(g.stderr()), 5000, "the reload");
+      const after = (await a.exec({ command: "printenv" })).content[0].text;
+      assert.doesNotMatch(after, new RegExp(NEW_SECRET));
+      assert.doesNotMatch(after, /STUB_ROTATED_KEY/);
+      await a.close();
+    } finally {
+      await g.stop();
+    }
   });
 });
