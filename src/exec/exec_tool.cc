@@ -197,7 +197,7 @@ void ExecService::exec_with_login_path(std::shared_ptr<const ServiceConfig> conf
         }
         ExecPlan& ready = std::get<ExecPlan>(call->planned);
         if (ready.host == ExecHost::kNode) return run_on_node(std::move(ready), std::move(call->ctx), std::move(call->done));
-        if (ready.approval && ready.approval->review_input({})) {
+        if (ready.approval && ready.approval->reviewable()) {
           return review_then_launch(std::move(ready), std::move(call->ctx), std::move(call->done));
         }
         if (ready.approval) return ask_human(std::move(ready), std::move(call->ctx), std::move(call->done));

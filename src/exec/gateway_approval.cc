@@ -41,11 +41,13 @@ std::vector<std::string> resolved_paths(const policy::AllowlistEvaluation& e) {
   return out;
 }
 
+}  // namespace
+
 // §7.1 step 6's executable binding: the analysis holds one command (not a shell builtin) with a
 // resolved trust path, and it has a canonical rendering to run in place of the text.
 // An interpreter or shell is never bound for the reviewer: one allow would leave a session
 // whose stdin the agent then writes (`process write`) with code nobody reviewed.
-bool binds_one_executable(const policy::Decision& d) {
+bool reviewer_can_bind(const policy::Decision& d) {
   const policy::AllowlistEvaluation& e = d.evaluation;
   if (!(e.analysis_ok && e.segments.size() == 1 && e.segments[0].satisfied_by != policy::SatisfiedBy::kSafeBuiltins &&
         e.segments[0].resolved_path && d.enforced_command)) {
@@ -56,6 +58,12 @@ bool binds_one_executable(const policy::Decision& d) {
   return !policy::is_interpreter_like_safe_bin(path.substr(path.rfind('/') + 1)) &&
          !policy::is_interpreter_like_safe_bin(name.substr(name.rfind('/') + 1));
 }
+
+bool auto_reviewable(const GatewayContext& g) {
+  return g.auto_review && !g.decision.security_audit_suppression && reviewer_can_bind(g.decision);
+}
+
+namespace {
 
 std::string content_hash(const std::string& path) {
   if (!sys::is_writable(path)) return {};
@@ -79,10 +87,8 @@ GatewayApproval::GatewayApproval(std::shared_ptr<GatewayContext> context, std::s
                                                    : policy::AllowAlwaysPersistence::kReusable;
   allowed_ = policy::resolve_exec_approval_allowed_decisions(context_->host.host_ask, persistence);
   for (const std::string& path : resolved_paths(d.evaluation)) binding_.push_back({path, content_hash(path)});
-  if (context_->auto_review) {
-    reviewable_ = !d.security_audit_suppression && binds_one_executable(d);
-    human_required_ = !reviewable_;
-  }
+  reviewable_ = auto_reviewable(*context_);
+  human_required_ = context_->auto_review && !reviewable_;
 }
 
 GatewayApproval::~GatewayApproval() = default;

@@ -32,6 +32,13 @@ struct ApprovalOutcome {
   bool rendered = false;  // `command` is the policy's canonical rendering, not the call's text
 };
 
+/// §7.1 step 6's binding: the decision's command is one executable (not a shell builtin, an
+/// interpreter or a shell) with a resolved path and an enforced rendering.
+bool reviewer_can_bind(const policy::Decision& decision);
+/// mode auto is in effect for `context`, its decided command is no audit-suppression edit, and
+/// it binds for the reviewer: a request for it goes to the reviewer before any human.
+bool auto_reviewable(const GatewayContext& context);
+
 class GatewayApproval {
  public:
   GatewayApproval(std::shared_ptr<GatewayContext> context, std::string command, std::string cwd, std::string path_env);
@@ -60,6 +67,8 @@ class GatewayApproval {
   /// Never approves when a human is required (human_required()).
   ApprovalOutcome no_answer(const ServiceConfig& config, policy::NoAnswer why = policy::NoAnswer::kTimedOut);
 
+  /// The request goes to the auto-reviewer first (auto_reviewable at creation).
+  bool reviewable() const { return reviewable_; }
   /// §7.1 step 6: the auto-reviewer's input when this request goes to it first (mode auto,
   /// ask not always, no audit-suppression edit, and the command binds to one executable with
   /// an enforced rendering and a resolved trust path); nullopt when it does not.

@@ -94,9 +94,7 @@ namespace {
 
 // Whether a request for this command would go to the auto-reviewer first (§7.1 step 6), and
 // why or why not; with the model that would be asked.
-boost::json::object auto_review_explained(const ServiceConfig& config, const std::shared_ptr<GatewayContext>& g,
-                                          const policy::Decision& d, const std::string& command, const std::string& cwd,
-                                          const std::string& path_env) {
+boost::json::object auto_review_explained(const ServiceConfig& config, const GatewayContext& g, const policy::Decision& d) {
   boost::json::object out;
   auto why = [&](bool consulted, std::string text) {
     out["consulted"] = consulted;
@@ -104,13 +102,12 @@ boost::json::object auto_review_explained(const ServiceConfig& config, const std
     return out;
   };
   if (!config.exec.mode || *config.exec.mode != config::ExecMode::kAuto) return why(false, "tools.exec.mode is not \"auto\"");
-  if (!g->auto_review) {
+  if (!g.auto_review) {
     return why(false, "the effective ask is stricter than on-miss (the approvals file or the call asks always), so a human decides");
   }
-  if (d.verdict != policy::Verdict::kAsk || !needs_analysis(*g)) return why(false, "no approval is needed: nothing to review");
+  if (d.verdict != policy::Verdict::kAsk || !needs_analysis(g)) return why(false, "no approval is needed: nothing to review");
   if (d.security_audit_suppression) return why(false, "security audit suppression edits always need a human");
-  GatewayApproval probe(g, command, cwd, path_env);
-  if (!probe.review_input({})) {
+  if (!reviewer_can_bind(d)) {
     return why(false, "the command does not bind to one executable with an enforced rendering and a resolved path, so a human decides");
   }
   const ReviewerConfig& r = config.reviewer;
@@ -180,8 +177,7 @@ boost::json::object explain_policy(const ServiceConfig& config, const std::strin
   always["patterns"] = strings(d.allow_always.patterns);
   always["reasons"] = strings(d.allow_always.reasons);
   out["allowAlways"] = std::move(always);
-  g.decision = d;  // what a request would carry (the reviewer binds to it)
-  out["autoReview"] = auto_review_explained(config, *context, d, command, cwd, path_env);
+  out["autoReview"] = auto_review_explained(config, g, d);
   if (config.exec.command_highlighting) {
     boost::json::array spans;
     for (const policy::HighlightSpan& s : policy::command_highlight_spans(e.plan.explanation)) {
@@ -228,9 +224,8 @@ Result<GateOutcome> gateway_policy_gate(const ServiceConfig& config, const ExecR
   // step 6 comes before step 7); if it defers, nobody can approve and the call is refused.
   if (g->auto_review) {
     std::string denial = headless_denial(host.host_security, host.host_ask, host.ask_fallback, config.approvals_paths.transcript);
-    auto approval = std::make_shared<GatewayApproval>(g, command, workdir, path_env);
-    if (!approval->review_input({})) return Error::rejected(denial);
-    out.approval = std::move(approval);
+    if (!auto_reviewable(*g)) return Error::rejected(denial);
+    out.approval = std::make_shared<GatewayApproval>(g, command, workdir, path_env);
     out.no_route_denial = std::move(denial);
     return out;
   }
