@@ -44,4 +44,12 @@ std::vector<std::string> to_assignments(const EnvList& env) {
   return out;
 }
 
+std::vector<std::string> sorted_names(const EnvList& env) {
+  std::vector<std::string> names;
+  names.reserve(env.size());
+  for (const auto& [name, value] : env) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 }  // namespace clawexec::env

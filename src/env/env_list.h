@@ -29,6 +29,10 @@ void set_var(EnvList& env, std::string_view name, std::string value);
 /// Removes `name`; returns whether it was present.
 bool erase_var(EnvList& env, std::string_view name);
 
+/// The names, sorted: what approval requests and the reviewer are told of an environment (never
+/// its values).
+std::vector<std::string> sorted_names(const EnvList& env);
+
 /// "NAME=value" strings in list order, ready for an envp array.
 std::vector<std::string> to_assignments(const EnvList& env);
 

@@ -42,5 +42,11 @@ TEST(EnvList, AssignmentsAreNameEqualsValueInOrder) {
   EXPECT_EQ(to_assignments(env), (std::vector<std::string>{"A=1", "EMPTY=", "EQ=a=b"}));
 }
 
+TEST(EnvList, SortedNamesListNamesOnly) {
+  EnvList env{{"ZED", "secret"}, {"ALPHA", "x"}, {"MID", ""}};
+  EXPECT_EQ(sorted_names(env), (std::vector<std::string>{"ALPHA", "MID", "ZED"}));
+  EXPECT_TRUE(sorted_names({}).empty());
+}
+
 }  // namespace
 }  // namespace clawexec::env

@@ -99,9 +99,7 @@ void ExecService::register_pending(ExecPlan plan, CallContext ctx, ExecStartDone
   json::Array reasons;
   for (const std::string& r : approval->reasons()) reasons.emplace_back(r);
   request["reasons"] = std::move(reasons);
-  std::vector<std::string> env_keys;  // the keys the call set, never their values
-  for (const auto& [key, value] : plan.env_overrides) env_keys.push_back(key);
-  std::sort(env_keys.begin(), env_keys.end());
+  std::vector<std::string> env_keys = env::sorted_names(plan.env_overrides);  // never their values
   for (auto& kv : approval->request_fields(env_keys, config_.exec.command_highlighting)) request[kv.key()] = kv.value();
   approvals::NewApproval entry{approval->id(), request, approval->allowed_decisions(), now,
                                now + config_.approval_timeout_ms, std::to_string(::getpid())};

@@ -194,9 +194,7 @@ void ExecService::review(policy::ReviewInput input, std::shared_ptr<CancelSignal
 }
 
 void ExecService::review_then_launch(ExecPlan plan, CallContext ctx, ExecStartDone done) {
-  std::vector<std::string> env_keys;  // the keys the call set, never their values
-  for (const auto& [key, value] : plan.env_overrides) env_keys.push_back(key);
-  std::sort(env_keys.begin(), env_keys.end());
+  std::vector<std::string> env_keys = env::sorted_names(plan.env_overrides);  // never their values
   struct Waiting {
     ExecPlan plan;
     CallContext ctx;

@@ -47,10 +47,7 @@ policy::ReviewInput ExecService::node_review_input(const NodeCall& call) {
     in.argv = std::move(words);
   }
   if (std::string dir = call.cwd(); !dir.empty()) in.cwd = dir;
-  std::vector<std::string> env_keys;
-  for (const auto& [key, value] : call.plan.env_overrides) env_keys.push_back(key);
-  std::sort(env_keys.begin(), env_keys.end());
-  in.env_keys = std::move(env_keys);
+  in.env_keys = env::sorted_names(call.plan.env_overrides);
   in.host = "node";
   in.reason = call.security == ExecSecurity::kAllowlist ? "allowlist-miss" : "approval-required";
   in.analysis.parsed = in.argv.has_value();
@@ -116,9 +113,7 @@ void ExecService::ask_node_approval(std::shared_ptr<NodeCall> call) {
                        {"ask", config::to_string(call->ask)},
                        {"warningText", warning_text},
                        {"systemRunPlan", call->prepared}};
-  std::vector<std::string> env_keys;  // the keys the call set, never their values
-  for (const auto& [key, value] : call->plan.env_overrides) env_keys.push_back(key);
-  std::sort(env_keys.begin(), env_keys.end());
+  std::vector<std::string> env_keys = env::sorted_names(call->plan.env_overrides);  // never their values
   if (!env_keys.empty()) request["envKeys"] = json::string_array(env_keys);
   approvals::NewApproval entry{id, request, decisions, now, now + config_.approval_timeout_ms, std::to_string(::getpid())};
   Result<approvals::PendingApproval> added = pending_.add(std::move(entry));
